@@ -1,0 +1,33 @@
+# lz4warp: `make demo` runs the main job, `make test` runs every test.
+GO ?= go
+BUILD ?= build
+export GOFLAGS ?= -mod=readonly
+
+.PHONY: demo test bench fuzz lint tools
+
+demo:
+	$(GO) run ./cmd/lz4warp demo
+
+test:
+	$(GO) vet ./...
+	$(GO) test -count=1 ./...
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+FUZZTIME ?= 30s
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzDecompressBlock -fuzztime $(FUZZTIME) ./reference
+	$(GO) test -run '^$$' -fuzz FuzzDecodePage -fuzztime $(FUZZTIME) ./reference
+
+STATICCHECK := $(shell $(GO) env GOPATH)/bin/staticcheck
+$(STATICCHECK):
+	$(GO) install honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+lint: $(STATICCHECK)
+	@test -z "$$(gofmt -l .)" || { gofmt -l .; echo 'gofmt: files above need formatting'; exit 1; }
+	$(GO) vet ./...
+	$(STATICCHECK) ./...
+
+# Each area adds its own targets in mk/*.mk.
+-include mk/*.mk

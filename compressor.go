@@ -1,0 +1,144 @@
+package lz4warp
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/lz4warp/lz4warp/gpuimpl"
+)
+
+// Compressor compresses and decompresses page batches. It is safe for
+// concurrent use; batches on one Compressor run one at a time.
+type Compressor struct {
+	cfg    Config
+	mu     sync.Mutex // serialises batches and guards stats
+	gpu    *gpuimpl.Engine
+	stats  Stats
+	closed bool
+}
+
+// NewCompressor returns a Compressor that picks the backend of each batch
+// with SelectBackend, using the GPU when one is present and opens.
+func NewCompressor(cfg Config) (*Compressor, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	c := &Compressor{cfg: cfg}
+	if GPUAvailable() {
+		if e, err := openEngine(cfg); err == nil {
+			c.gpu = e
+		}
+	}
+	return c, nil
+}
+
+// NewGPUBatchCompressor returns a Compressor that insists on the GPU: it
+// fails with an error wrapping ErrGPUNotAvailable when none can be opened
+// (API-11).
+func NewGPUBatchCompressor(cfg Config) (*Compressor, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if !GPUAvailable() {
+		return nil, ErrGPUNotAvailable
+	}
+	e, err := openEngine(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrGPUNotAvailable, err)
+	}
+	return &Compressor{cfg: cfg, gpu: e}, nil
+}
+
+func openEngine(cfg Config) (*gpuimpl.Engine, error) {
+	return gpuimpl.Open(gpuimpl.Options{
+		DeviceIndex: cfg.DeviceIndex, BatchPages: cfg.BatchSize,
+		RingSlots: cfg.RingBufferSlots, AsyncDMA: cfg.AsyncDMA,
+	})
+}
+
+// Config returns the configuration the Compressor was made with.
+func (c *Compressor) Config() Config { return c.cfg }
+
+// Stats returns the statistics accumulated so far.
+func (c *Compressor) Stats() Stats {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.stats
+}
+
+// CompressBatch compresses pages with the backend SelectBackend picks. A GPU
+// fault loses no page: the batch is compressed on the CPU instead and
+// Stats.GPUFallbacks counts it (API-15).
+func (c *Compressor) CompressBatch(pages []Page) (*BatchResult, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return nil, ErrClosed
+	}
+	start := time.Now()
+	res := &BatchResult{Backend: SelectBackend(len(pages), c.gpu != nil)}
+	if res.Backend == BackendGPU {
+		out, t, err := c.gpu.Compress(pages)
+		if err == nil {
+			res.Pages = make([]CompressedPage, len(out))
+			for i, o := range out {
+				res.Pages[i] = CompressedPage{Kind: PageKind(o.Kind), Data: o.Data}
+			}
+			res.H2DTime, res.KernelTime, res.D2HTime = t.H2D, t.Kernel, t.D2H
+		} else if errors.Is(err, gpuimpl.ErrFault) {
+			c.stats.GPUFallbacks++
+			res.Backend = BackendSIMD
+		} else {
+			return nil, err
+		}
+	}
+	switch res.Backend {
+	case BackendScalar:
+		res.Pages = compressScalar(pages)
+	case BackendSIMD:
+		res.Pages = compressParallel(pages)
+	}
+	res.TotalTime = time.Since(start)
+	c.stats.PagesCompressed += uint64(len(pages))
+	c.stats.TotalBytesIn += uint64(len(pages)) * PageSize
+	for _, p := range res.Pages {
+		c.stats.TotalBytesOut += uint64(len(p.Data))
+	}
+	c.stats.TotalTime += res.TotalTime
+	return res, nil
+}
+
+// DecompressBatch restores pages into dst, which must be at least as long.
+// Every page that decodes is written; the others are listed, by index, in
+// the returned *DecodeError (API-12).
+func (c *Compressor) DecompressBatch(pages []CompressedPage, dst []Page) error {
+	if len(dst) < len(pages) {
+		return fmt.Errorf("%w: %d pages into %d", ErrShortBuffer, len(pages), len(dst))
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return ErrClosed
+	}
+	start := time.Now()
+	err := decompressParallel(pages, dst)
+	c.stats.PagesDecompressed += uint64(len(pages))
+	c.stats.TotalTime += time.Since(start)
+	return err
+}
+
+// Close releases the GPU, if any. Further calls fail with ErrClosed.
+func (c *Compressor) Close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return nil
+	}
+	c.closed = true
+	if c.gpu != nil {
+		return c.gpu.Close()
+	}
+	return nil
+}

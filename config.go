@@ -1,0 +1,33 @@
+package lz4warp
+
+import "fmt"
+
+// Config configures a Compressor (API-1, API-2).
+type Config struct {
+	DeviceIndex     int       // CUDA device, 0 for the first
+	Algorithm       Algorithm // only AlgorithmLZ4
+	BatchSize       int       // pages per GPU launch
+	AsyncDMA        bool      // overlap H2D, kernel and D2H across ring slots
+	RingBufferSlots int       // pipeline depth
+}
+
+// DefaultConfig returns the documented defaults: device 0, LZ4, 1,000 pages
+// per batch, asynchronous DMA, 4 ring slots (API-1).
+func DefaultConfig() Config {
+	return Config{DeviceIndex: 0, Algorithm: AlgorithmLZ4, BatchSize: 1000, AsyncDMA: true, RingBufferSlots: 4}
+}
+
+// Validate reports the first invalid field, wrapping ErrInvalidConfig (API-2).
+func (c Config) Validate() error {
+	switch {
+	case c.DeviceIndex < 0:
+		return fmt.Errorf("%w: DeviceIndex %d is negative", ErrInvalidConfig, c.DeviceIndex)
+	case c.Algorithm != AlgorithmLZ4:
+		return fmt.Errorf("%w: unknown algorithm %v", ErrInvalidConfig, c.Algorithm)
+	case c.BatchSize < 1:
+		return fmt.Errorf("%w: BatchSize %d is less than 1", ErrInvalidConfig, c.BatchSize)
+	case c.RingBufferSlots < 1:
+		return fmt.Errorf("%w: RingBufferSlots %d is less than 1", ErrInvalidConfig, c.RingBufferSlots)
+	}
+	return nil
+}

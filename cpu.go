@@ -1,0 +1,85 @@
+package lz4warp
+
+import (
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/lz4warp/lz4warp/reference"
+)
+
+// compressScalar runs the reference codec on one goroutine.
+func compressScalar(pages []Page) []CompressedPage {
+	out := make([]CompressedPage, len(pages))
+	compressRange(pages, out, reference.EncodePage)
+	return out
+}
+
+// compressParallel spreads the pages over all cores.
+func compressParallel(pages []Page) []CompressedPage {
+	out := make([]CompressedPage, len(pages))
+	parallelRanges(len(pages), func(lo, hi int) {
+		compressRange(pages[lo:hi], out[lo:hi], reference.EncodePage)
+	})
+	return out
+}
+
+// compressRange encodes pages into one buffer per call, so that a batch
+// holds its compressed bytes in a few allocations rather than one per page.
+func compressRange(pages []Page, out []CompressedPage, encode func([]byte, *[PageSize]byte) (reference.Kind, int)) {
+	var scratch [reference.PageBound]byte
+	buf := make([]byte, 0, len(pages)*PageSize/2)
+	ends := make([]int, len(pages))
+	for i := range pages {
+		kind, n := encode(scratch[:], &pages[i])
+		buf = append(buf, scratch[:n]...)
+		out[i].Kind = PageKind(kind)
+		ends[i] = len(buf)
+	}
+	start := 0
+	for i, end := range ends {
+		out[i].Data = buf[start:end:end]
+		start = end
+	}
+}
+
+func decompressParallel(pages []CompressedPage, dst []Page) error {
+	var mu sync.Mutex
+	var bad []*PageError
+	parallelRanges(len(pages), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			if err := reference.DecodePage(&dst[i], reference.Kind(pages[i].Kind), pages[i].Data); err != nil {
+				mu.Lock()
+				bad = append(bad, &PageError{Index: i, Err: err})
+				mu.Unlock()
+			}
+		}
+	})
+	if bad == nil {
+		return nil
+	}
+	slices.SortFunc(bad, func(a, b *PageError) int { return a.Index - b.Index })
+	return &DecodeError{Pages: bad}
+}
+
+// parallelRanges calls fn on contiguous ranges of [0, n) from one goroutine
+// per core and waits for them.
+func parallelRanges(n int, fn func(lo, hi int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	if workers <= 1 {
+		if n > 0 {
+			fn(0, n)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		lo, hi := n*w/workers, n*(w+1)/workers
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fn(lo, hi)
+		}()
+	}
+	wg.Wait()
+}

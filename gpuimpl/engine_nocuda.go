@@ -1,0 +1,20 @@
+//go:build !cuda
+
+package gpuimpl
+
+// Devices lists the CUDA devices; without CUDA support there are none.
+func Devices() ([]Device, error) { return nil, nil }
+
+// Engine compresses page batches on one GPU.
+type Engine struct{}
+
+// Open returns ErrNotAvailable in a build without CUDA support.
+func Open(Options) (*Engine, error) { return nil, ErrNotAvailable }
+
+// Compress is unreachable without CUDA support.
+func (*Engine) Compress([][PageSize]byte) ([]Output, Timings, error) {
+	return nil, Timings{}, ErrNotAvailable
+}
+
+// Close releases nothing.
+func (*Engine) Close() error { return nil }

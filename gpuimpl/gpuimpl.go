@@ -1,0 +1,48 @@
+// Package gpuimpl is the CUDA backend of lz4warp: the warp-cooperative LZ4
+// page kernel, generated as PTX from Go, and the pipeline that feeds it.
+// Without the build tag cuda it reports that no GPU is available.
+package gpuimpl
+
+import (
+	"errors"
+	"time"
+)
+
+// PageSize is the size of one page.
+const PageSize = 4096
+
+var (
+	// ErrNotAvailable reports a build without CUDA or a machine without a GPU.
+	ErrNotAvailable = errors.New("gpuimpl: no CUDA GPU available")
+	// ErrFault reports a GPU fault during a batch (illegal address, launch
+	// failure, out of memory); the batch's output is void.
+	ErrFault = errors.New("gpuimpl: GPU fault")
+)
+
+// Device describes one CUDA device from its own attributes.
+type Device struct {
+	Index        int
+	Name         string
+	TotalMemory  uint64
+	L2CacheSize  uint64
+	Major, Minor int
+}
+
+// Options configures an Engine.
+type Options struct {
+	DeviceIndex int
+	BatchPages  int  // pages per kernel launch (one ring slot)
+	RingSlots   int  // pipeline depth
+	AsyncDMA    bool // overlap the stages across slots
+}
+
+// Timings are measured with CUDA events.
+type Timings struct {
+	H2D, Kernel, D2H, Total time.Duration
+}
+
+// Output is one compressed page as the kernel wrote it.
+type Output struct {
+	Kind uint8
+	Data []byte
+}

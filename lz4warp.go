@@ -1,0 +1,121 @@
+// Package lz4warp compresses batches of 4 KiB memory pages with LZ4, on the
+// CPU or on an NVIDIA GPU, and every backend produces the same bytes: the
+// canonical parse of spec/parse.md, which package reference implements.
+//
+// A compressed page is same-filled (one 8-byte word), an LZ4 block readable
+// by any LZ4 block decoder, or raw (spec/page-format.md).
+package lz4warp
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/lz4warp/lz4warp/reference"
+)
+
+// PageSize is the size of one page (PAGE-1).
+const PageSize = reference.PageSize
+
+// Page is one uncompressed page.
+type Page = [PageSize]byte
+
+// Sentinel errors.
+var (
+	ErrInvalidConfig   = errors.New("lz4warp: invalid configuration")
+	ErrGPUNotAvailable = errors.New("lz4warp: no supported CUDA GPU available")
+	ErrCorrupt         = errors.New("lz4warp: corrupt compressed page")
+	ErrShortBuffer     = errors.New("lz4warp: destination too short")
+	ErrClosed          = errors.New("lz4warp: compressor closed")
+)
+
+// Algorithm is a compression algorithm.
+type Algorithm int
+
+// AlgorithmLZ4 is LZ4 with the canonical parse; it is the only algorithm.
+const AlgorithmLZ4 Algorithm = 0
+
+func (a Algorithm) String() string {
+	if a == AlgorithmLZ4 {
+		return "lz4"
+	}
+	return fmt.Sprintf("Algorithm(%d)", int(a))
+}
+
+// Backend is where a batch is compressed.
+type Backend int
+
+const (
+	BackendScalar Backend = iota // the reference codec on one goroutine
+	BackendSIMD                  // the word-at-a-time codec on all cores
+	BackendGPU                   // the warp-cooperative CUDA kernel
+)
+
+func (b Backend) String() string {
+	switch b {
+	case BackendScalar:
+		return "scalar"
+	case BackendSIMD:
+		return "simd"
+	case BackendGPU:
+		return "gpu"
+	}
+	return fmt.Sprintf("Backend(%d)", int(b))
+}
+
+// PageKind is how a compressed page is stored (PAGE-2).
+type PageKind uint8
+
+const (
+	KindSame = PageKind(reference.KindSame) // Data is the 8-byte fill word
+	KindLZ4  = PageKind(reference.KindLZ4)  // Data is an LZ4 block
+	KindRaw  = PageKind(reference.KindRaw)  // Data is the page itself
+)
+
+func (k PageKind) String() string { return reference.Kind(k).String() }
+
+// CompressedPage is one compressed page.
+type CompressedPage struct {
+	Kind PageKind
+	Data []byte
+}
+
+// PageError is the failure to decode one page of a batch.
+type PageError struct {
+	Index int // the page's index in the batch
+	Err   error
+}
+
+func (e *PageError) Error() string { return fmt.Sprintf("lz4warp: page %d: %v", e.Index, e.Err) }
+
+// Unwrap returns the cause.
+func (e *PageError) Unwrap() error { return e.Err }
+
+// Is makes every PageError match ErrCorrupt.
+func (e *PageError) Is(target error) bool { return target == ErrCorrupt }
+
+// DecodeError lists the pages of a batch that could not be decoded; every
+// other page of the batch was decoded (API-12). errors.As finds each
+// *PageError through it.
+type DecodeError struct {
+	Pages []*PageError
+}
+
+func (e *DecodeError) Error() string {
+	msg := fmt.Sprintf("lz4warp: %d corrupt page(s) in batch", len(e.Pages))
+	for i, p := range e.Pages {
+		if i == 3 {
+			return msg + fmt.Sprintf("; and %d more", len(e.Pages)-i)
+		}
+		msg += fmt.Sprintf("; page %d: %v", p.Index, p.Err)
+	}
+	return msg
+}
+
+// Unwrap returns the page errors.
+func (e *DecodeError) Unwrap() []error {
+	errs := make([]error, len(e.Pages))
+	for i, p := range e.Pages {
+		errs[i] = p
+	}
+	return errs
+}

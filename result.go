@@ -1,0 +1,68 @@
+package lz4warp
+
+import "time"
+
+// BatchResult is the outcome of one CompressBatch call.
+type BatchResult struct {
+	Pages      []CompressedPage
+	Backend    Backend
+	H2DTime    time.Duration // host-to-device copies (GPU only)
+	KernelTime time.Duration // kernel execution (GPU only)
+	D2HTime    time.Duration // device-to-host copies (GPU only)
+	TotalTime  time.Duration // wall clock of the whole call
+}
+
+// ThroughputBytesPerSec is inputBytes over the total time, 0 when the total
+// time is 0 (API-6).
+func (r *BatchResult) ThroughputBytesPerSec(inputBytes int) float64 {
+	if r.TotalTime <= 0 {
+		return 0
+	}
+	return float64(inputBytes) / r.TotalTime.Seconds()
+}
+
+// CompressionRatio is the pages' uncompressed size over their stored size,
+// 1.0 when nothing is stored (API-7).
+func (r *BatchResult) CompressionRatio() float64 {
+	out := 0
+	for _, p := range r.Pages {
+		out += len(p.Data)
+	}
+	return ratio(uint64(len(r.Pages))*PageSize, uint64(out))
+}
+
+// PCIeRuleSatisfied reports kernel time > 5 × (H2D + D2H), strictly
+// (API-5): all-zero timings, as CPU batches have, are false.
+func (r *BatchResult) PCIeRuleSatisfied() bool {
+	return r.KernelTime > PCIeRuleFactor*(r.H2DTime+r.D2HTime)
+}
+
+// Stats accumulates over a Compressor's lifetime (API-8, API-14).
+type Stats struct {
+	PagesCompressed   uint64
+	PagesDecompressed uint64
+	TotalBytesIn      uint64 // uncompressed bytes given to CompressBatch
+	TotalBytesOut     uint64 // compressed bytes it returned
+	TotalTime         time.Duration
+	GPUFallbacks      uint64 // GPU batches recompressed on the CPU after a fault
+}
+
+// CompressionRatio is TotalBytesIn over TotalBytesOut, 1.0 when nothing was
+// written (API-8).
+func (s Stats) CompressionRatio() float64 { return ratio(s.TotalBytesIn, s.TotalBytesOut) }
+
+// ThroughputGBps is TotalBytesIn over TotalTime in 10⁹ bytes per second, 0
+// when no time was spent (API-8).
+func (s Stats) ThroughputGBps() float64 {
+	if s.TotalTime <= 0 {
+		return 0
+	}
+	return float64(s.TotalBytesIn) / s.TotalTime.Seconds() / 1e9
+}
+
+func ratio(in, out uint64) float64 {
+	if out == 0 {
+		return 1.0
+	}
+	return float64(in) / float64(out)
+}

@@ -1,0 +1,77 @@
+package lz4warp
+
+import "math"
+
+// Thresholds and constants of the documented rules (spec/api.md).
+const (
+	GPUMinBatch     = 1000 // API-3: fewest pages for which the GPU is chosen
+	SIMDMinBatch    = 4    // API-3: fewest pages for which the SIMD backend is chosen
+	CPUBaselineGBps = 3.0  // API-4: the CPU throughput the PCIe rule compares with
+	PCIeRuleFactor  = 5.0  // API-4, API-5: how much the GPU must win by
+	MinComputeMajor = 7    // API-10: oldest supported compute capability (7.0)
+)
+
+// SelectBackend chooses the backend for a batch (API-3): the GPU for at
+// least GPUMinBatch pages when one is available, else SIMD for at least
+// SIMDMinBatch pages, else Scalar.
+func SelectBackend(batchSize int, gpuAvailable bool) Backend {
+	switch {
+	case gpuAvailable && batchSize >= GPUMinBatch:
+		return BackendGPU
+	case batchSize >= SIMDMinBatch:
+		return BackendSIMD
+	}
+	return BackendScalar
+}
+
+// MeetsPCIeRule is the documented 5x rule (API-4): with d = pages·4096/10⁹ GB,
+// offloading pays when the CPU time d/3 exceeds five times the GPU path,
+// 2d/pcie for the transfers plus d/gpu for the kernel. d cancels out, so for
+// any positive page count the answer depends on the two rates alone
+// (DOC-2). Non-positive or non-finite arguments give false.
+func MeetsPCIeRule(pages int, pcieBandwidthGBps, gpuThroughputGBps float64) bool {
+	if pages <= 0 || !positiveFinite(pcieBandwidthGBps) || !positiveFinite(gpuThroughputGBps) {
+		return false
+	}
+	d := float64(pages) * PageSize / 1e9
+	cpu := d / CPUBaselineGBps
+	gpuPath := 2*d/pcieBandwidthGBps + d/gpuThroughputGBps
+	return cpu > PCIeRuleFactor*gpuPath
+}
+
+func positiveFinite(x float64) bool { return x > 0 && !math.IsInf(x, 1) }
+
+// GPUBackend is the GPU programming interface of a device.
+type GPUBackend int
+
+// GPUBackendCUDA is NVIDIA CUDA, the only GPU backend.
+const GPUBackendCUDA GPUBackend = 0
+
+func (g GPUBackend) String() string {
+	if g == GPUBackendCUDA {
+		return "cuda"
+	}
+	return "GPUBackend(?)"
+}
+
+// DeviceInfo describes a GPU.
+type DeviceInfo struct {
+	Index             int
+	Name              string
+	TotalMemory       uint64
+	L2CacheSize       uint64
+	ComputeCapability [2]int
+	Backend           GPUBackend
+}
+
+// OptimalBatchSize is 80% of the L2 cache counted in whole pages, rounded
+// down (API-9): floor(floor(L2/4096)·0.8), computed in integers.
+func (d DeviceInfo) OptimalBatchSize() int {
+	return int(d.L2CacheSize/PageSize) * 4 / 5
+}
+
+// IsSupported reports a CUDA device of compute capability 7.0 or newer
+// (API-10); the kernel needs match.sync, which sm_70 introduced.
+func (d DeviceInfo) IsSupported() bool {
+	return d.Backend == GPUBackendCUDA && d.ComputeCapability[0] >= MinComputeMajor
+}
