@@ -1,0 +1,448 @@
+package gpuimpl
+
+import (
+	"github.com/lz4warp/lz4warp/internal/ptx"
+)
+
+// The kernel's interface (spec/gpu.md, GPU-1).
+const (
+	// KernelName is the PTX entry point.
+	KernelName = "lz4warp_pages"
+	// OutSlot is the size of one page's output slot in the dst buffer: no
+	// LZ4 payload reaches it (PAGE-5).
+	OutSlot = 3072
+	// ThreadsPerBlock is the block size of every launch: four warps.
+	ThreadsPerBlock = 128
+	// PagesPerBlock is the number of pages one block compresses, one per warp.
+	PagesPerBlock = ThreadsPerBlock / 32
+	// SharedPerWarp is one warp's slice of shared memory (GPU-5): the hash
+	// table, then the page.
+	SharedPerWarp = tableBytes + PageSize
+	// SharedPerBlock is the kernel's static shared memory, 48 KiB.
+	SharedPerBlock = PagesPerBlock * SharedPerWarp
+	// MetaKindShift places the kind above the payload length in a meta word.
+	MetaKindShift = 24
+)
+
+const (
+	tableBytes = 4096 * 2 // PARSE-1: 4,096 entries of 16 bits
+	emptyEntry = 0xffff   // a table entry no position has written
+	hashPrime  = 2654435761
+	lastPos    = PageSize - 12 // PARSE-6: the last visited position
+	matchEnd   = PageSize - 5  // PARSE-4: p + L <= matchEnd
+	maxPayload = OutSlot - 1   // PAGE-5: a block of OutSlot bytes is raw
+
+	kindSame = 1 // PAGE-2's codes
+	kindLZ4  = 2
+	kindRaw  = 3
+)
+
+// DecodeMeta splits a meta word into the page's kind (PAGE-2) and payload
+// length.
+func DecodeMeta(meta uint32) (kind uint8, length int) {
+	return uint8(meta >> MetaKindShift), int(meta & (1<<MetaKindShift - 1))
+}
+
+// Blocks is the grid size of a launch for npages pages.
+func Blocks(npages int) int { return (npages + PagesPerBlock - 1) / PagesPerBlock }
+
+// extBytes is the number of length-extension bytes of a 4-bit length field
+// holding v (PARSE-7), computed as the kernel does, without a division:
+// (v-15)/255 == (v-15)·0x8081 >> 23 for every v-15 below 65,800.
+func extBytes(v uint32) uint32 {
+	if v < 15 {
+		return 0
+	}
+	return (v-15)*0x8081>>23 + 1
+}
+
+// KernelPTX returns the PTX module holding the page kernel for sm_<sm>
+// (70, 75, 80, 86, 89 or 90; GPU-2). The text is the same on every call.
+func KernelPTX(sm int) string {
+	m := ptx.NewModule(sm)
+	buildPageKernel(m)
+	return m.String()
+}
+
+// pageKernel holds the registers that live across the kernel's phases.
+type pageKernel struct {
+	*ptx.Kernel
+	lane, lanebit, lanesBelow    ptx.Reg // this lane, 1<<lane, the lanes before it
+	dstSlot, metaAddr, table, pg ptx.Reg // 64-bit addresses
+	base, cursor, out            ptx.Reg // the parse state, the same in every lane
+	isLane0                      ptx.Reg
+	raw                          ptx.Label
+}
+
+// buildPageKernel emits lz4warp_pages: spec/gpu.md GPU-7, a transcription of
+// PARSE-9. warpModel in model_test.go is the same algorithm in Go.
+func buildPageKernel(m *ptx.Module) {
+	k := &pageKernel{Kernel: m.Entry(KernelName, "src", "dst", "meta", "npages")}
+	smem := k.Shared("smem", SharedPerBlock, 16)
+	k.raw = k.NewLabel("raw")
+
+	k.Comment("warp w of block b compresses page 4b+w; shared slice w: table[8192] then page[4096]")
+	tid, warp, page := k.NewReg32(), k.NewReg32(), k.NewReg32()
+	k.lane, k.lanebit, k.lanesBelow = k.NewReg32(), k.NewReg32(), k.NewReg32()
+	k.Mov(tid, ptx.TidX)
+	k.And(k.lane, tid, ptx.Imm(31))
+	k.Shr(warp, tid, ptx.Imm(5))
+	k.Mov(page, ptx.CtaidX)
+	k.Mad(page, page, ptx.Imm(PagesPerBlock), warp)
+	npages, page64 := k.NewReg64(), k.NewReg64()
+	k.Emit("ld.param.u64", npages, k.Param("npages"))
+	k.Cvt64(page64, page)
+	beyond := k.NewPred()
+	k.SetpU64(ptx.GE, beyond, page64, npages)
+	k.If(beyond).Ret()
+	k.Shl(k.lanebit, ptx.Imm(1), k.lane)
+	k.Sub(k.lanesBelow, k.lanebit, ptx.Imm(1))
+	k.isLane0 = k.NewPred()
+	k.SetpU(ptx.EQ, k.isLane0, k.lane, ptx.Imm(0))
+
+	src, tmp64 := k.NewReg64(), k.NewReg64()
+	k.dstSlot, k.metaAddr = k.NewReg64(), k.NewReg64()
+	k.Emit("ld.param.u64", src, k.Param("src"))
+	k.Emit("ld.param.u64", k.dstSlot, k.Param("dst"))
+	k.Emit("ld.param.u64", k.metaAddr, k.Param("meta"))
+	k.CvtaGlobal(src, src)
+	k.CvtaGlobal(k.dstSlot, k.dstSlot)
+	k.CvtaGlobal(k.metaAddr, k.metaAddr)
+	k.MulWide(tmp64, page, ptx.Imm(PageSize))
+	k.Add(src, src, tmp64)
+	k.MulWide(tmp64, page, ptx.Imm(OutSlot))
+	k.Add(k.dstSlot, k.dstSlot, tmp64)
+	k.MulWide(tmp64, page, ptx.Imm(4))
+	k.Add(k.metaAddr, k.metaAddr, tmp64)
+	k.table, k.pg = k.NewReg64(), k.NewReg64()
+	k.Mov(k.table, smem)
+	k.MulWide(tmp64, warp, ptx.Imm(SharedPerWarp))
+	k.Add(k.table, k.table, tmp64)
+	k.Add(k.pg, k.table, ptx.Imm(tableBytes))
+
+	k.loadPage(src)
+	k.clearTable()
+	k.parse()
+
+	k.Place(k.raw)
+	k.Comment("PAGE-5: the block would reach 3072 bytes; the host stores the page itself")
+	code := k.NewReg32()
+	k.Mov(code, ptx.Imm(kindRaw<<MetaKindShift|PageSize))
+	k.If(k.isLane0).St(ptx.Global, "u32", ptx.At(k.metaAddr, 0), code)
+	k.Ret()
+}
+
+// loadPage copies the page into the warp's slice with coalesced 16-byte
+// loads and stores, comparing every 8-byte word with the first (PAGE-3).
+// A same-filled page is finished here.
+func (k *pageKernel) loadPage(src ptx.Reg) {
+	const chunks = PageSize / 16 / 32 // 16-byte chunks per lane
+	k.Comment("load the page: lane l moves 16-byte chunks l, l+32, ... (PAGE-3 check on the way)")
+	lsrc, lpg, off := k.NewReg64(), k.NewReg64(), k.NewReg64()
+	k.MulWide(off, k.lane, ptx.Imm(16))
+	k.Add(lsrc, src, off)
+	k.Add(lpg, k.pg, off)
+	var v [chunks]ptx.Vec4
+	for i := range v {
+		v[i] = ptx.Vec4{k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()}
+		k.LdV4(ptx.Global, v[i], ptx.At(lsrc, int64(i*32*16)))
+	}
+	first0, first1, diff, x := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+	k.ShflIdx(first0, v[0][0], ptx.Imm(0), ptx.Imm(31), ptx.FullMask)
+	k.ShflIdx(first1, v[0][1], ptx.Imm(0), ptx.Imm(31), ptx.FullMask)
+	k.Mov(diff, ptx.Imm(0))
+	for i := range v {
+		k.StV4(ptx.Shared, ptx.At(lpg, int64(i*32*16)), v[i])
+		for j, w := range v[i] {
+			f := first0
+			if j%2 == 1 {
+				f = first1
+			}
+			k.Xor(x, w, f)
+			k.Or(diff, diff, x)
+		}
+	}
+	differs, same := k.NewPred(), k.NewPred()
+	k.SetpU(ptx.NE, differs, diff, ptx.Imm(0))
+	k.Ballot(x, differs, ptx.FullMask)
+	k.SetpU(ptx.EQ, same, x, ptx.Imm(0))
+	notSame := k.NewLabel("not_same")
+	k.IfNot(same).BraUni(notSame)
+	k.Comment("same-filled: the payload is the first 8 bytes")
+	k.If(k.isLane0).St(ptx.Global, "u32", ptx.At(k.dstSlot, 0), first0)
+	k.If(k.isLane0).St(ptx.Global, "u32", ptx.At(k.dstSlot, 4), first1)
+	k.Mov(x, ptx.Imm(kindSame<<MetaKindShift|8))
+	k.If(k.isLane0).St(ptx.Global, "u32", ptx.At(k.metaAddr, 0), x)
+	k.Ret()
+	k.Place(notSame)
+}
+
+// clearTable fills the hash table with emptyEntry.
+func (k *pageKernel) clearTable() {
+	k.Comment("clear the hash table: 0xffff is an empty entry")
+	ones, off, lt := k.NewReg32(), k.NewReg64(), k.NewReg64()
+	k.Mov(ones, ptx.Hex(0xffffffff))
+	k.MulWide(off, k.lane, ptx.Imm(16))
+	k.Add(lt, k.table, off)
+	for i := 0; i < tableBytes/16/32; i++ {
+		k.StV4(ptx.Shared, ptx.At(lt, int64(i*32*16)), ptx.Vec4{ones, ones, ones, ones})
+	}
+}
+
+// u32At loads the little-endian word at byte pos of the page copy (pos <=
+// 4091) from the two aligned words around it.
+func (k *pageKernel) u32At(dst, pos ptx.Reg) {
+	w, sh, lo, hi := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+	addr := k.NewReg64()
+	k.And(w, pos, ptx.Hex(0xfffffffc))
+	k.Cvt64(addr, w)
+	k.Add(addr, addr, k.pg)
+	k.Ld(ptx.Shared, "u32", lo, ptx.At(addr, 0))
+	k.Ld(ptx.Shared, "u32", hi, ptx.At(addr, 4))
+	k.And(sh, pos, ptx.Imm(3))
+	k.Shl(sh, sh, ptx.Imm(3))
+	k.ShfR(dst, lo, hi, sh)
+}
+
+// lowestLane sets dst to the index of the lowest set bit of the nonzero
+// mask.
+func (k *pageKernel) lowestLane(dst, mask ptx.Reg) {
+	neg := k.NewReg32()
+	k.Neg(neg, mask)
+	k.And(neg, neg, mask)
+	k.Bfind(dst, neg)
+}
+
+// parse runs the groups of 32 positions (PARSE-9) and ends with the last
+// literals and the meta word.
+func (k *pageKernel) parse() {
+	k.base, k.cursor, k.out = k.NewReg32(), k.NewReg32(), k.NewReg32()
+	k.Mov(k.base, ptx.Imm(0))
+	k.Mov(k.cursor, ptx.Imm(0))
+	k.Mov(k.out, ptx.Imm(0))
+	group, selectMatch, nextGroup := k.NewLabel("group"), k.NewLabel("select"), k.NewLabel("next_group")
+
+	k.Place(group)
+	k.Comment("a group: lane l visits position base+l (PARSE-2)")
+	k.WarpSync(ptx.FullMask)
+	k.Note("the previous group's table writes (or the clear) are visible")
+	p, cur, h, key := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+	valid := k.NewPred()
+	k.Add(p, k.base, k.lane)
+	k.SetpU(ptx.LE, valid, p, ptx.Imm(lastPos))
+	k.MinU(h, p, ptx.Imm(lastPos))
+	k.u32At(cur, h)
+	k.Mul(h, cur, ptx.Imm(hashPrime))
+	k.Shr(h, h, ptx.Imm(32-12))
+	k.Note("PARSE-1")
+	k.Add(key, k.lane, ptx.Imm(4096))
+	k.Selp(key, h, key, valid)
+	k.Note("a lane past the last position is a set of its own")
+	peers, earlier, cand, entry := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+	k.MatchAny(peers, key, ptx.FullMask)
+	slot := k.NewReg64()
+	k.MulWide(slot, h, ptx.Imm(2))
+	k.Add(slot, slot, k.table)
+	k.Ld(ptx.Shared, "u16", entry, ptx.At(slot, 0))
+	k.Note("the table before the group's update")
+	k.And(earlier, peers, k.lanesBelow)
+	k.Bfind(cand, earlier)
+	k.Add(cand, cand, k.base)
+	hasEarlier := k.NewPred()
+	k.SetpU(ptx.NE, hasEarlier, earlier, ptx.Imm(0))
+	k.Selp(cand, cand, entry, hasEarlier)
+	k.Note("the nearest earlier lane with the same hash, else the table")
+	k.WarpSync(ptx.FullMask)
+	k.Note("every lane has read the table")
+	last, write := k.NewPred(), k.NewPred()
+	k.Shr(earlier, peers, k.lane)
+	k.SetpU(ptx.EQ, last, earlier, ptx.Imm(1))
+	k.AndPred(write, last, valid)
+	k.If(write).St(ptx.Shared, "u16", ptx.At(slot, 0), p)
+	k.Note("the last lane of each equal-hash set enters the table")
+
+	k.Comment("PARSE-3: which lanes at or after the cursor have a verified candidate")
+	wanted, ok := k.NewPred(), k.NewPred()
+	k.SetpU(ptx.GE, wanted, p, k.cursor)
+	k.AndPred(wanted, wanted, valid)
+	k.SetpU(ptx.NE, ok, cand, ptx.Imm(emptyEntry))
+	k.AndPred(wanted, wanted, ok)
+	cv, matches := k.NewReg32(), k.NewReg32()
+	k.Selp(cv, cand, ptx.Imm(0), wanted)
+	k.u32At(cv, cv)
+	k.SetpU(ptx.EQ, ok, cv, cur)
+	k.AndPred(ok, ok, wanted)
+	k.Ballot(matches, ok, ptx.FullMask)
+
+	k.Place(selectMatch)
+	k.Comment("PARSE-5: the lowest matching lane at or after the cursor")
+	rel, elig := k.NewReg32(), k.NewReg32()
+	k.Sub(rel, k.cursor, k.base)
+	k.MaxS(rel, rel, ptx.Imm(0))
+	k.Shl(rel, ptx.Imm(1), rel)
+	k.Note("0 when the cursor is past the group")
+	k.Sub(rel, rel, ptx.Imm(1))
+	k.Not(rel, rel)
+	k.And(elig, matches, rel)
+	none := k.NewPred()
+	k.SetpU(ptx.EQ, none, elig, ptx.Imm(0))
+	k.If(none).BraUni(nextGroup)
+	m, mp, mc := k.NewReg32(), k.NewReg32(), k.NewReg32()
+	k.lowestLane(m, elig)
+	k.Add(mp, k.base, m)
+	k.ShflIdx(mc, cand, m, ptx.Imm(31), ptx.FullMask)
+	length := k.extend(mp, mc)
+	litLen, offset, ml4 := k.NewReg32(), k.NewReg32(), k.NewReg32()
+	k.Sub(litLen, mp, k.cursor)
+	k.Sub(offset, mp, mc)
+	k.Sub(ml4, length, ptx.Imm(4))
+	k.sequence(litLen, offset, ml4, true)
+	k.Add(k.cursor, mp, length)
+	k.BraUni(selectMatch)
+
+	k.Place(nextGroup)
+	more := k.NewPred()
+	k.Add(k.base, k.base, ptx.Imm(32))
+	k.SetpU(ptx.LE, more, k.base, ptx.Imm(lastPos))
+	k.If(more).BraUni(group)
+
+	k.Comment("PARSE-6: the last sequence holds the remaining literals")
+	litLen = k.NewReg32()
+	k.Sub(litLen, ptx.Imm(PageSize), k.cursor)
+	k.sequence(litLen, ptx.Reg{}, ptx.Reg{}, false)
+	code := k.NewReg32()
+	k.Or(code, k.out, ptx.Imm(kindLZ4<<MetaKindShift))
+	k.If(k.isLane0).St(ptx.Global, "u32", ptx.At(k.metaAddr, 0), code)
+	k.Ret()
+}
+
+// extend returns the length of the match at mp with candidate mc (PARSE-4),
+// comparing 32 bytes per step, one per lane.
+func (k *pageKernel) extend(mp, mc ptx.Reg) ptx.Reg {
+	k.Comment("PARSE-4: extend 32 bytes at a time; a lane stops at a mismatch or at p+L = 4091")
+	maxL, off, i, a, b, stops := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+	pa, pb, ai := k.NewReg64(), k.NewReg64(), k.NewReg64()
+	k.Sub(maxL, ptx.Imm(matchEnd), mp)
+	k.Cvt64(pa, mp)
+	k.Add(pa, pa, k.pg)
+	k.Cvt64(pb, mc)
+	k.Add(pb, pb, k.pg)
+	k.Mov(off, ptx.Imm(4))
+	step, done := k.NewLabel("extend"), k.NewLabel("extended")
+	k.Place(step)
+	inside, stop := k.NewPred(), k.NewPred()
+	k.Add(i, off, k.lane)
+	k.SetpU(ptx.LT, inside, i, maxL)
+	k.Selp(i, i, ptx.Imm(0), inside)
+	k.Note("keep the loads inside the page")
+	k.Cvt64(ai, i)
+	k.Add(ai, ai, pa)
+	k.Ld(ptx.Shared, "u8", a, ptx.At(ai, 0))
+	k.Cvt64(ai, i)
+	k.Add(ai, ai, pb)
+	k.Ld(ptx.Shared, "u8", b, ptx.At(ai, 0))
+	k.SetpU(ptx.NE, stop, a, b)
+	k.NotPred(inside, inside)
+	k.OrPred(stop, stop, inside)
+	k.Ballot(stops, stop, ptx.FullMask)
+	k.SetpU(ptx.NE, stop, stops, ptx.Imm(0))
+	k.If(stop).BraUni(done)
+	k.Add(off, off, ptx.Imm(32))
+	k.BraUni(step)
+	k.Place(done)
+	k.lowestLane(i, stops)
+	k.Add(off, off, i)
+	return off
+}
+
+// extCount sets dst to extBytes(v).
+func (k *pageKernel) extCount(dst, v ptx.Reg) {
+	long := k.NewPred()
+	k.Sub(dst, v, ptx.Imm(15))
+	k.Mul(dst, dst, ptx.Imm(0x8081))
+	k.Shr(dst, dst, ptx.Imm(23))
+	k.Add(dst, dst, ptx.Imm(1))
+	k.SetpU(ptx.GE, long, v, ptx.Imm(15))
+	k.Selp(dst, dst, ptx.Imm(0), long)
+}
+
+// sequence writes one sequence at out (PARSE-7): lane l of step s stores byte
+// 32s+l, computed from the lengths, so that every store is coalesced. A
+// sequence that would bring the block to OutSlot bytes jumps to raw (PAGE-5).
+// The last sequence (hasMatch false) has no offset and no match length.
+func (k *pageKernel) sequence(litLen, offset, ml4 ptx.Reg, hasMatch bool) {
+	k.Comment("PARSE-7: token, literal-length bytes, literals, offset, match-length bytes")
+	e1, need, token, t1, t2, total := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+	k.extCount(e1, litLen)
+	k.MinU(token, litLen, ptx.Imm(15))
+	k.Shl(token, token, ptx.Imm(4))
+	k.Add(t1, e1, ptx.Imm(1))
+	k.Add(t2, t1, litLen)
+	k.Mov(need, t2)
+	var ext2Base, offLo, offHi, t2next ptx.Reg
+	if hasMatch {
+		e2, low := k.NewReg32(), k.NewReg32()
+		k.extCount(e2, ml4)
+		k.MinU(low, ml4, ptx.Imm(15))
+		k.Or(token, token, low)
+		k.Add(need, need, ptx.Imm(2))
+		k.Add(need, need, e2)
+		ext2Base, offLo, offHi, t2next = k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+		k.Mad(ext2Base, t2, ptx.Imm(255), ml4)
+		k.Add(ext2Base, ext2Base, ptx.Imm(255*2-15))
+		k.Note("match-length byte j is min(ml4-15-255*(j-t2-2), 255)")
+		k.And(offLo, offset, ptx.Imm(255))
+		k.Shr(offHi, offset, ptx.Imm(8))
+		k.Add(t2next, t2, ptx.Imm(1))
+	}
+	over := k.NewPred()
+	k.Add(total, k.out, need)
+	k.SetpU(ptx.GT, over, total, ptx.Imm(maxPayload))
+	k.If(over).BraUni(k.raw)
+
+	ext1Base, litFrom, j0, j, v, x := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+	k.Add(ext1Base, litLen, ptx.Imm(240))
+	k.Note("literal-length byte j is min(litLen-15-255*(j-1), 255)")
+	k.Sub(litFrom, k.cursor, t1)
+	k.Note("byte j < t2 of the literals is page[cursor+j-t1]")
+	dstOut, addr := k.NewReg64(), k.NewReg64()
+	k.Cvt64(dstOut, k.out)
+	k.Add(dstOut, dstOut, k.dstSlot)
+	k.Mov(j0, ptx.Imm(0))
+	step := k.NewLabel("write")
+	k.Place(step)
+	inLit, q := k.NewPred(), k.NewPred()
+	k.Add(j, j0, k.lane)
+	k.SetpU(ptx.GE, inLit, j, t1)
+	k.SetpU(ptx.LT, q, j, t2)
+	k.AndPred(inLit, inLit, q)
+	k.Add(x, j, litFrom)
+	k.Cvt64(addr, x)
+	k.Add(addr, addr, k.pg)
+	k.If(inLit).Ld(ptx.Shared, "u8", x, ptx.At(addr, 0))
+	if hasMatch {
+		k.Mad(v, j, ptx.Imm(-255), ext2Base)
+		k.MinS(v, v, ptx.Imm(255))
+		k.SetpU(ptx.EQ, q, j, t2next)
+		k.Selp(v, offHi, v, q)
+		k.SetpU(ptx.EQ, q, j, t2)
+		k.Selp(v, offLo, v, q)
+		k.Selp(v, x, v, inLit)
+	} else {
+		k.Mov(v, x)
+	}
+	k.Mad(x, j, ptx.Imm(-255), ext1Base)
+	k.MinS(x, x, ptx.Imm(255))
+	k.SetpU(ptx.LT, q, j, t1)
+	k.Selp(v, x, v, q)
+	k.SetpU(ptx.EQ, q, j, ptx.Imm(0))
+	k.Selp(v, token, v, q)
+	k.SetpU(ptx.LT, q, j, need)
+	k.Cvt64(addr, j)
+	k.Add(addr, addr, dstOut)
+	k.If(q).St(ptx.Global, "u8", ptx.At(addr, 0), v)
+	k.Add(j0, j0, ptx.Imm(32))
+	k.SetpU(ptx.LT, q, j0, need)
+	k.If(q).BraUni(step)
+	k.Mov(k.out, total)
+}

@@ -1,0 +1,105 @@
+package gpuimpl
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lz4warp/lz4warp/internal/ptxas"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden kernel PTX under testdata/")
+
+// Targets lists the architectures of GPU-2.
+var Targets = []int{70, 75, 80, 86, 89, 90}
+
+// Resource budgets of GPU-6.
+const (
+	maxRegisters = 64
+)
+
+// Checks GPU-3: the kernel text is fixed by golden files, one per target.
+func TestKernelGolden(t *testing.T) {
+	for _, sm := range Targets {
+		path := filepath.Join("testdata", fmt.Sprintf("lz4warp_pages_sm%d.ptx", sm))
+		got := KernelPTX(sm)
+		if *update {
+			if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%v (run go test ./gpuimpl -update to create it)", err)
+		}
+		if string(want) != got {
+			t.Errorf("%s differs from KernelPTX(%d); if the change is intended, run go test ./gpuimpl -update", path, sm)
+		}
+	}
+}
+
+// Checks GPU-3: two calls give the same text.
+func TestKernelDeterministic(t *testing.T) {
+	for _, sm := range Targets {
+		if KernelPTX(sm) != KernelPTX(sm) {
+			t.Fatalf("sm_%d: KernelPTX differs between calls", sm)
+		}
+	}
+}
+
+// Checks GPU-1 and GPU-2: the entry point, its parameters and the target.
+func TestKernelInterface(t *testing.T) {
+	for _, sm := range Targets {
+		text := KernelPTX(sm)
+		want := fmt.Sprintf(".target sm_%d\n", sm) + ".address_size 64\n\n.visible .entry " + KernelName +
+			"(\n\t.param .u64 src,\n\t.param .u64 dst,\n\t.param .u64 meta,\n\t.param .u64 npages\n)\n"
+		if !strings.Contains(text, want) {
+			t.Errorf("sm_%d: the text lacks the contract's header and entry:\n%s", sm, want)
+		}
+		if !strings.Contains(text, fmt.Sprintf(".shared .align 16 .b8 smem[%d];", SharedPerBlock)) {
+			t.Errorf("sm_%d: no 48 KiB static shared array", sm)
+		}
+	}
+	if SharedPerBlock != 48*1024 || PagesPerBlock != 4 || OutSlot != 3072 || ThreadsPerBlock != 128 {
+		t.Errorf("constants differ from GPU-1/GPU-5")
+	}
+}
+
+// Checks GPU-2 and GPU-6: the kernel assembles for every target within its
+// register, spill, stack and shared-memory budgets.
+func TestKernelResources(t *testing.T) {
+	path, err := ptxas.Path()
+	if errors.Is(err, ptxas.ErrNotFound) {
+		t.Skipf("skipping the ptxas budget check: %v", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sm := range Targets {
+		rep, err := ptxas.Assemble(context.Background(), path, KernelPTX(sm), sm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, ok := rep.Kernel(KernelName)
+		if !ok {
+			t.Fatalf("sm_%d: ptxas reported no %s:\n%s", sm, KernelName, rep.Log)
+		}
+		t.Logf("%s: %d registers, %d bytes smem, %d stack, %d/%d spill stores/loads",
+			r.Arch, r.Registers, r.SharedBytes, r.StackFrame, r.SpillStores, r.SpillLoads)
+		if r.Registers > maxRegisters {
+			t.Errorf("%s: %d registers, budget %d", r.Arch, r.Registers, maxRegisters)
+		}
+		if r.SpillStores != 0 || r.SpillLoads != 0 || r.StackFrame != 0 {
+			t.Errorf("%s: spills or stack: %+v", r.Arch, r)
+		}
+		if r.SharedBytes != SharedPerBlock {
+			t.Errorf("%s: %d bytes of shared memory, want %d", r.Arch, r.SharedBytes, SharedPerBlock)
+		}
+	}
+}

@@ -1,0 +1,228 @@
+package gpuimpl
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math/bits"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/lz4warp/lz4warp/reference"
+)
+
+// warpModel is the kernel's algorithm (GPU-7) written in Go with the 32 lanes
+// as arrays, step for step as kernel.go emits it: warp-wide operations
+// (match.any, ballot, shfl) become loops over the lanes. It exists to check
+// the warp formulation against the reference cheaply; the PTX itself is
+// checked by the executor tests.
+func warpModel(page *[PageSize]byte) (kind uint32, out []byte) {
+	const warp = 32
+	slot := make([]byte, OutSlot)
+	// Load and same-filled detection: lane l loads 16-byte chunks l, l+32, ...
+	first0 := binary.LittleEndian.Uint32(page[0:])
+	first1 := binary.LittleEndian.Uint32(page[4:])
+	var diff [warp]uint32
+	for it := 0; it < PageSize/16/warp; it++ {
+		for l := 0; l < warp; l++ {
+			off := (it*warp + l) * 16
+			a := binary.LittleEndian.Uint32(page[off:])
+			b := binary.LittleEndian.Uint32(page[off+4:])
+			c := binary.LittleEndian.Uint32(page[off+8:])
+			d := binary.LittleEndian.Uint32(page[off+12:])
+			diff[l] |= a ^ first0 | b ^ first1 | c ^ first0 | d ^ first1
+		}
+	}
+	if ballot(func(l int) bool { return diff[l] != 0 }) == 0 {
+		binary.LittleEndian.PutUint32(slot[0:], first0)
+		binary.LittleEndian.PutUint32(slot[4:], first1)
+		return kindSame, slot[:8]
+	}
+	var table [4096]uint16
+	for i := range table {
+		table[i] = emptyEntry
+	}
+	u32 := func(p uint32) uint32 {
+		lo := binary.LittleEndian.Uint32(page[p&^3:])
+		hi := uint32(0)
+		if p&^3+4 < PageSize {
+			hi = binary.LittleEndian.Uint32(page[p&^3+4:])
+		}
+		return uint32((uint64(hi)<<32 | uint64(lo)) >> (8 * (p & 3)))
+	}
+	cursor, outLen := uint32(0), uint32(0)
+	for base := uint32(0); base <= lastPos; base += warp {
+		var cur, hv, cand [warp]uint32
+		var valid [warp]bool
+		for l := range warp {
+			p := base + uint32(l)
+			valid[l] = p <= lastPos
+			cur[l] = u32(min(p, lastPos))
+			hv[l] = (cur[l] * hashPrime) >> 20
+			if !valid[l] {
+				hv[l] = 4096 + uint32(l) // a set of its own
+			}
+		}
+		var peers, entry [warp]uint32
+		for l := range warp { // match.any.sync, then the table read
+			for m := range warp {
+				if hv[m] == hv[l] {
+					peers[l] |= 1 << m
+				}
+			}
+			entry[l] = uint32(table[hv[l]&4095])
+		}
+		for l := range warp {
+			earlier := peers[l] & (1<<l - 1)
+			cand[l] = entry[l]
+			if earlier != 0 {
+				cand[l] = base + uint32(bits.Len32(earlier)-1)
+			}
+		}
+		for l := range warp { // after bar.warp.sync: the last lane of each set writes
+			if valid[l] && peers[l]>>l == 1 {
+				table[hv[l]] = uint16(base + uint32(l))
+			}
+		}
+		ok := ballot(func(l int) bool {
+			p := base + uint32(l)
+			return valid[l] && cand[l] != emptyEntry && p >= cursor && u32(cand[l]) == cur[l]
+		})
+		for {
+			rel := max(int32(cursor-base), 0)
+			below := uint32(0xffffffff)
+			if rel < 32 {
+				below = 1<<rel - 1
+			}
+			elig := ok &^ below
+			if elig == 0 {
+				break
+			}
+			m := uint32(bits.TrailingZeros32(elig))
+			mp, mc := base+m, cand[m]
+			maxL := uint32(PageSize-reference.LastLiterals) - mp
+			length := uint32(0)
+			for off := uint32(reference.MinMatch); ; off += warp {
+				stop := ballot(func(l int) bool {
+					i := off + uint32(l)
+					return i >= maxL || page[mp+i] != page[mc+i]
+				})
+				if stop != 0 {
+					length = off + uint32(bits.TrailingZeros32(stop))
+					break
+				}
+			}
+			n, fits := modelSequence(slot, outLen, page, cursor, mp-cursor, mp-mc, length, true)
+			if !fits {
+				return kindRaw, nil
+			}
+			outLen += n
+			cursor = mp + length
+		}
+	}
+	n, fits := modelSequence(slot, outLen, page, cursor, PageSize-cursor, 0, 0, false)
+	if !fits {
+		return kindRaw, nil
+	}
+	return kindLZ4, slot[:outLen+n]
+}
+
+// modelSequence writes one sequence the way the warp does: lane l of step s
+// writes byte 32s+l of the sequence, computing it from the lengths alone.
+func modelSequence(slot []byte, out uint32, page *[PageSize]byte, anchor, litLen, offset, matchLen uint32, hasMatch bool) (uint32, bool) {
+	e1 := extBytes(litLen)
+	need := 1 + e1 + litLen
+	var ml4, e2 uint32
+	if hasMatch {
+		ml4 = matchLen - reference.MinMatch
+		e2 = extBytes(ml4)
+		need += 2 + e2
+	}
+	if out+need > OutSlot-1 {
+		return 0, false
+	}
+	token := min(litLen, 15) << 4
+	if hasMatch {
+		token |= min(ml4, 15)
+	}
+	t1 := 1 + e1
+	t2 := t1 + litLen
+	t3 := t2 + 2
+	for s := uint32(0); s < need; s += 32 {
+		for l := uint32(0); l < 32; l++ {
+			j := s + l
+			if j >= need {
+				continue
+			}
+			var v uint32
+			switch {
+			case j == 0:
+				v = token
+			case j < t1:
+				v = uint32(min(int32(litLen)-15-255*int32(j-1), 255))
+			case j < t2:
+				v = uint32(page[anchor+j-t1])
+			case j == t2:
+				v = offset & 255
+			case j == t2+1:
+				v = offset >> 8
+			default:
+				v = uint32(min(int32(ml4)-15-255*int32(j-t3), 255))
+			}
+			slot[out+j] = byte(v)
+		}
+	}
+	return need, true
+}
+
+func ballot(pred func(l int) bool) uint32 {
+	var m uint32
+	for l := 0; l < 32; l++ {
+		if pred(l) {
+			m |= 1 << l
+		}
+	}
+	return m
+}
+
+// Checks GPU-7 and PARSE-9: the warp formulation gives the reference's bytes.
+func TestWarpModelMatchesReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	perKind := 300
+	if testing.Short() {
+		perKind = 60
+	}
+	ref := make([]byte, reference.PageBound)
+	kinds := map[uint32]int{}
+	for _, name := range pageKinds {
+		for i := 0; i < perKind; i++ {
+			page := genPage(name, rng)
+			k, n := reference.EncodePage(ref, page)
+			gk, got := warpModel(page)
+			kinds[gk]++
+			if gk != uint32(k) {
+				t.Fatalf("%s page %d: model kind %d, reference %v", name, i, gk, k)
+			}
+			if k != reference.KindRaw && !bytes.Equal(got, ref[:n]) {
+				t.Fatalf("%s page %d: model payload differs (%d vs %d bytes)", name, i, len(got), n)
+			}
+		}
+	}
+	for _, k := range []uint32{kindSame, kindLZ4, kindRaw} {
+		if kinds[k] == 0 {
+			t.Errorf("no page of kind %d was generated", k)
+		}
+	}
+}
+
+// Checks the division-free length-extension count used by the kernel.
+func TestExtBytes(t *testing.T) {
+	for v := uint32(0); v <= 2*PageSize; v++ {
+		want := uint32(0)
+		if v >= 15 {
+			want = (v-15)/255 + 1
+		}
+		if got := extBytes(v); got != want {
+			t.Fatalf("extBytes(%d) = %d, want %d", v, got, want)
+		}
+	}
+}

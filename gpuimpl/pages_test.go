@@ -1,0 +1,92 @@
+package gpuimpl
+
+import (
+	"encoding/binary"
+	"math/rand/v2"
+)
+
+// pageKinds names the page generators of the kernel tests: each stresses
+// a different part of the parse.
+var pageKinds = []string{"zeros", "same", "random", "text", "binary", "runs", "longlit", "nearraw", "sparse"}
+
+var words = []string{"the ", "page ", "kernel ", "lz4 ", "warp ", "hash ", "of ", "and ", "match ",
+	"literal ", "offset ", "GPU ", "memory ", "compress ", "\n", "{", "}", "0123", "error: ", "return "}
+
+// genPage fills a page of the named kind from rng.
+func genPage(kind string, rng *rand.Rand) *[PageSize]byte {
+	var p [PageSize]byte
+	switch kind {
+	case "zeros":
+	case "same":
+		var w [8]byte
+		binary.LittleEndian.PutUint64(w[:], rng.Uint64())
+		if rng.IntN(2) == 0 { // one byte repeated, or a full 8-byte word
+			for i := range w {
+				w[i] = w[0]
+			}
+		}
+		for i := 0; i < PageSize; i += 8 {
+			copy(p[i:], w[:])
+		}
+	case "random":
+		fillRandom(p[:], rng)
+		if rng.IntN(4) == 0 { // almost same-filled: one word differs
+			for i := range p {
+				p[i] = 0
+			}
+			p[rng.IntN(PageSize)] = byte(1 + rng.IntN(255))
+		}
+	case "text":
+		for i := 0; i < PageSize; {
+			i += copy(p[i:], words[rng.IntN(len(words))])
+		}
+	case "binary": // structures of small integers, pointers and padding
+		for i := 0; i+16 <= PageSize; i += 16 {
+			binary.LittleEndian.PutUint64(p[i:], 0x00007f0000000000|uint64(rng.IntN(1<<20))<<3)
+			binary.LittleEndian.PutUint32(p[i+8:], uint32(rng.IntN(300)))
+			if rng.IntN(3) == 0 {
+				binary.LittleEndian.PutUint32(p[i+12:], rng.Uint32())
+			}
+		}
+	case "runs": // long runs and long repeats: matches of 270+ bytes
+		for i := 0; i < PageSize; {
+			n := 1 + rng.IntN(600)
+			b := byte(rng.IntN(3))
+			period := 1 + rng.IntN(9)
+			for j := 0; j < n && i < PageSize; j++ {
+				p[i] = b + byte(j%period)
+				i++
+			}
+		}
+	case "longlit": // long literal stretches between short repeats
+		fillRandom(p[:], rng)
+		for k := rng.IntN(6); k > 0; k-- {
+			n := 4 + rng.IntN(40)
+			from, to := rng.IntN(PageSize-n), rng.IntN(PageSize-n)
+			copy(p[to:to+n], p[from:from+n])
+		}
+	case "nearraw": // random bytes with a variable share of zeros: sizes around 3,072
+		fillRandom(p[:], rng)
+		zeros := 700 + rng.IntN(500)
+		at := rng.IntN(PageSize - zeros)
+		for i := at; i < at+zeros; i++ {
+			p[i] = 0
+		}
+	case "sparse": // zeros with a few bytes set, also at the very end
+		for k := rng.IntN(20); k >= 0; k-- {
+			p[rng.IntN(PageSize)] = byte(rng.Uint32())
+		}
+		if rng.IntN(2) == 0 {
+			p[PageSize-1-rng.IntN(16)] = 1
+		}
+	default:
+		panic("unknown page kind " + kind)
+	}
+	return &p
+}
+
+func fillRandom(b []byte, rng *rand.Rand) {
+	for i := 0; i < len(b); i += 8 {
+		binary.LittleEndian.PutUint64(b[i:], rng.Uint64())
+	}
+}
