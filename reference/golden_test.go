@@ -121,7 +121,7 @@ func goldenPages() map[string]*[PageSize]byte {
 			x ^= x << 5
 			p[i] = byte(x)
 		}
-		copy(p[3000:], p[100:1000])
+		copy(p[1500:], p[:2596]) // 1,500 literals, then a 2,5xx-byte match
 	})
 	return pages
 }
