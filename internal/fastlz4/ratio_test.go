@@ -50,7 +50,7 @@ func TestRatioNoWorseThanPierrec(t *testing.T) {
 	}
 }
 
-// Checks RATIO-1: the yardstick follows the page format: a same-filled page
+// Checks RATIO-2: the yardstick follows the page format: a same-filled page
 // counts 8 bytes, an incompressible one 4,096.
 func TestPierrecPageSize(t *testing.T) {
 	var c lz4.Compressor
