@@ -1,0 +1,54 @@
+Feature: Configuration
+  DefaultConfig is the documented GpuBatchConfig; Validate rejects each bad field with its own
+  message, wrapping ErrInvalidConfig, and both constructors validate first.
+
+  @API-1 @DOC-5
+  Scenario: The defaults are the documented GpuBatchConfig
+    Given the documented GpuBatchConfig:
+      | device_index      | 0    |
+      | algorithm         | Lz4  |
+      | batch_size        | 1000 |
+      | async_dma         | true |
+      | ring_buffer_slots | 4    |
+    When I take the default configuration
+    Then it equals the documented configuration
+    And it is valid
+    And a compressor made with it reports the same configuration
+
+  @API-2
+  Scenario Outline: Each invalid field is rejected with its own message
+    Given the default configuration with <field> set to <value>
+    Then validation fails with an error wrapping ErrInvalidConfig that says "<message>"
+    And NewCompressor fails with the same error
+    And NewGPUBatchCompressor fails with the same error, before looking for a GPU
+
+    Examples:
+      | field           | value | message                           |
+      | DeviceIndex     | -1    | DeviceIndex -1 is negative        |
+      | DeviceIndex     | -100  | DeviceIndex -100 is negative      |
+      | Algorithm       | 1     | unknown algorithm Algorithm(1)    |
+      | Algorithm       | -1    | unknown algorithm Algorithm(-1)   |
+      | BatchSize       | 0     | BatchSize 0 is less than 1        |
+      | BatchSize       | -5    | BatchSize -5 is less than 1       |
+      | RingBufferSlots | 0     | RingBufferSlots 0 is less than 1  |
+      | RingBufferSlots | -2    | RingBufferSlots -2 is less than 1 |
+
+  @API-2
+  Scenario Outline: The smallest valid values are accepted
+    Given the default configuration with <field> set to <value>
+    Then it is valid
+    And NewCompressor accepts it
+
+    Examples:
+      | field           | value |
+      | DeviceIndex     | 0     |
+      | DeviceIndex     | 3     |
+      | BatchSize       | 1     |
+      | RingBufferSlots | 1     |
+      | AsyncDMA        | false |
+
+  @API-2
+  Scenario: The first invalid field is the one reported
+    Given the default configuration with DeviceIndex set to -1
+    And BatchSize set to 0
+    Then validation fails with an error wrapping ErrInvalidConfig that says "DeviceIndex -1 is negative"
