@@ -39,7 +39,7 @@ Feature: GPU round trips on the device
     Given a mixed batch of 4096 pages
     When the batch is compressed
     Then the batch was compressed by gpu
-    And its H2D, kernel and D2H times are positive and within its total time
+    And its H2D, kernel, D2H and total times are all positive
     And the measured PCIe rule is kernel time > 5 x (H2D + D2H)
     And the batch's throughput is its input bytes over its total time
 
