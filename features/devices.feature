@@ -59,7 +59,9 @@ Feature: Optimal batch size and supported devices
       | l2       | pages |
       | 0        | 0     |
       | 4095     | 0     |
+      | 8191     | 0     |
       | 8192     | 1     |
+      | 28671    | 4     |
       | 20479    | 3     |
       | 20480    | 4     |
       | 4096000  | 800   |
