@@ -9,7 +9,9 @@ import (
 	"embed"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -87,6 +89,9 @@ func reportExcluded(t *testing.T, excluded map[string]string) {
 			t.Fatal(err)
 		}
 		for _, sc := range trace.ParseFeature(data) {
+			if opts.Tags != "" && !matchTags(opts.Tags, sc.Tags) {
+				continue
+			}
 			for _, tag := range sc.Tags {
 				why, ok := excluded[tag]
 				if !ok || opts.Tags == tag {
@@ -100,7 +105,27 @@ func reportExcluded(t *testing.T, excluded map[string]string) {
 			}
 		}
 	}
-	for tag, n := range counts {
-		fmt.Fprintf(os.Stdout, "SKIPPED %d %s scenario(s): %s\n", n, tag, excluded[tag])
+	for _, tag := range slices.Sorted(maps.Keys(counts)) {
+		fmt.Fprintf(os.Stdout, "SKIPPED %d %s scenario(s): %s\n", counts[tag], tag, excluded[tag])
 	}
+}
+
+// matchTags evaluates a godog tag expression ("@a && ~@b", "@a,@c") on a
+// scenario's tags, as godog's filter does.
+func matchTags(expr string, tags []string) bool {
+	for _, and := range strings.Split(expr, "&&") {
+		any := false
+		for _, or := range strings.Split(and, ",") {
+			or = strings.TrimSpace(or)
+			if neg, ok := strings.CutPrefix(or, "~"); ok {
+				any = any || !slices.Contains(tags, neg)
+			} else {
+				any = any || slices.Contains(tags, or)
+			}
+		}
+		if !any {
+			return false
+		}
+	}
+	return true
 }

@@ -37,3 +37,20 @@ func TestEveryScenarioCitesARule(t *testing.T) {
 		t.Fatal("no scenarios found")
 	}
 }
+
+func TestMatchTags(t *testing.T) {
+	tags := []string{"@gpu", "@API-3"}
+	for expr, want := range map[string]bool{
+		"@gpu":                   true,
+		"~@gpu":                  false,
+		"@API-3 && ~@nogpu":      true,
+		"@API-4,@API-3":          true,
+		"@API-4,@nogpu":          false,
+		"@gpu && @API-4":         false,
+		"~@known-defect && @gpu": true,
+	} {
+		if got := matchTags(expr, tags); got != want {
+			t.Errorf("matchTags(%q, %v) = %v, want %v", expr, tags, got, want)
+		}
+	}
+}
