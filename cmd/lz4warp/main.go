@@ -35,7 +35,7 @@ var errUsage = errors.New("usage")
 
 type usageError struct{ msg string }
 
-func (e *usageError) Error() string { return e.msg }
+func (e *usageError) Error() string        { return e.msg }
 func (e *usageError) Is(target error) bool { return target == errUsage }
 
 func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }

@@ -1,10 +1,10 @@
 package svgplot
 
 import (
-	"fmt"
 	"bytes"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
