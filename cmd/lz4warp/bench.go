@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/lz4warp/lz4warp"
@@ -112,12 +111,15 @@ func runBench(e *env, args []string) error {
 	fmt.Fprintf(e.stdout, "lz4warp bench: up to %d pages per dataset; GPU available: %v; SelectBackend: simd from %d pages, gpu from %d pages\n",
 		*pages, gpu, lz4warp.SIMDMinBatch, lz4warp.GPUMinBatch)
 	var points []*benchPoint
-	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	header := "backend\tdataset\tbatch\tran on\tpages\tGB/s\tratio\t"
-	if gpu {
-		header += "H2D ms\tkernel ms\tD2H ms\tPCIe 5x\t"
+	dw := len("dataset")
+	for _, name := range sets {
+		dw = max(dw, len(name))
 	}
-	fmt.Fprintln(tw, header)
+	header := fmt.Sprintf("%-7s %-*s %6s %-11s %8s %8s %8s", "backend", dw, "dataset", "batch", "ran on", "pages", "GB/s", "ratio")
+	if gpu {
+		header += fmt.Sprintf(" %9s %9s %9s  %s", "H2D ms", "kernel ms", "D2H ms", "PCIe 5x")
+	}
+	fmt.Fprintln(e.stdout, header)
 	for _, b := range bks {
 		for _, name := range sets {
 			for _, size := range sizes {
@@ -129,12 +131,11 @@ func runBench(e *env, args []string) error {
 					return err
 				}
 				points = append(points, p)
-				row := fmt.Sprintf("%s\t%s\t%d\t%s\t%d\t%.3f\t%.3f\t", b, name, size, p.ranOn(), p.pages, p.gbps(), p.ratio())
+				row := fmt.Sprintf("%-7s %-*s %6d %-11s %8d %8.3f %8.3f", b, dw, name, size, p.ranOn(), p.pages, p.gbps(), p.ratio())
 				if gpu {
-					row += fmt.Sprintf("%.3f\t%.3f\t%.3f\t%s\t", msf(p.h2d), msf(p.kernel), msf(p.d2h), pcieVerdict(p))
+					row += fmt.Sprintf(" %9.3f %9.3f %9.3f  %s", msf(p.h2d), msf(p.kernel), msf(p.d2h), pcieVerdict(p))
 				}
-				fmt.Fprintln(tw, row)
-				tw.Flush()
+				fmt.Fprintln(e.stdout, row)
 			}
 		}
 	}

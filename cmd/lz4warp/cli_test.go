@@ -100,7 +100,8 @@ func TestLZ4ThenDecompress(t *testing.T) {
 	}
 }
 
-// Checks CLI-3: the frame layout, page by page.
+// Checks CLI-2, CLI-3: the frame layout, one block per page, the short last
+// page unpadded.
 func TestFrameLayout(t *testing.T) {
 	dir := t.TempDir()
 	var page [4096]byte
@@ -143,6 +144,11 @@ func TestFrameLayout(t *testing.T) {
 	k, _ := reference.CompressBlock(blk, short)
 	if words[3] != uint32(k) || k >= len(short)*3/4 {
 		t.Errorf("short page: block word %d, want %d", words[3], k)
+	}
+	last := frame[len(frame)-8-int(words[3]) : len(frame)-8]
+	var back [4096]byte
+	if n, err := reference.DecompressBlock(back[:], last); err != nil || !bytes.Equal(back[:n], short) {
+		t.Errorf("the last block decodes to %d bytes (%v), want the %d bytes of the short page", n, err, len(short))
 	}
 	// A short incompressible page is stored.
 	r = ok(t, dir, page[:100], "compress", "-o", "-")

@@ -131,6 +131,13 @@ func (f *Figure) panel(b *strings.Builder, p Panel, ox, oy int, colour map[strin
 			x1 = x0 + 1
 		}
 	}
+	// A margin keeps points and markers off the frame.
+	if f.LogX {
+		x0, x1 = x0/1.4, x1*1.4
+	} else {
+		pad := (x1 - x0) * 0.05
+		x0, x1 = x0-pad, x1+pad
+	}
 	if y1 == 0 {
 		y1 = 1
 	}
@@ -163,7 +170,12 @@ func (f *Figure) panel(b *strings.Builder, p Panel, ox, oy int, colour map[strin
 			continue
 		}
 		fmt.Fprintf(b, `<line class="marker" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#555" stroke-dasharray="4 3"/>`, sx(m.X), top, sx(m.X), top+ph)
-		fmt.Fprintf(b, `<text x="%.1f" y="%.1f" fill="#555">%s</text>`+"\n", sx(m.X)+3, top+12, esc(m.Label))
+		// Labels near the right edge go left of their line.
+		if sx(m.X) > left+pw*0.7 {
+			fmt.Fprintf(b, `<text x="%.1f" y="%.1f" fill="#555" text-anchor="end">%s</text>`+"\n", sx(m.X)-3, top+12, esc(m.Label))
+		} else {
+			fmt.Fprintf(b, `<text x="%.1f" y="%.1f" fill="#555">%s</text>`+"\n", sx(m.X)+3, top+12, esc(m.Label))
+		}
 	}
 	for _, s := range p.Series {
 		var pts []string
