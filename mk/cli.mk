@@ -26,3 +26,8 @@ ifeq ($(LZ4_SYSTEM),)
 	dpkg-deb -x lz4_*.deb "$$d"; rm -f lz4_*.deb; \
 	"$$d/usr/bin/lz4" --version >&2; echo "lz4-tool: $$d/usr/bin/lz4" >&2
 endif
+
+# Fuzz the frame reader (FUZZTIME as for make fuzz).
+.PHONY: fuzz-lz4frame
+fuzz-lz4frame:
+	$(GO) test -run '^$$' -fuzz FuzzReader -fuzztime $(or $(FUZZTIME),30s) ./internal/lz4frame

@@ -473,3 +473,72 @@ func TestDemo(t *testing.T) {
 		}
 	}
 }
+
+// Checks CLI-10: memory stays bounded whatever the stream's length: 256 MiB
+// go through compress and back through decompress, each process peaking far
+// below the stream's size.
+func TestBoundedMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("streams 256 MiB")
+	}
+	const size = 256 << 20
+	page := sample(4096, 77)
+	feed := func(w io.WriteCloser) {
+		defer w.Close()
+		zeros := make([]byte, 1<<20-4096)
+		for n := 0; n < size; n += 1 << 20 {
+			if _, err := w.Write(page); err != nil {
+				return
+			}
+			if _, err := w.Write(zeros); err != nil {
+				return
+			}
+		}
+	}
+	// compress: stdin fed by feed, stdout into decompress's stdin.
+	comp := exec.Command(bin, "compress")
+	dec := exec.Command(bin, "decompress")
+	in, err := comp.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pipe, err := comp.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec.Stdin = pipe
+	counter := &countWriter{}
+	dec.Stdout = counter
+	var cerr, derr bytes.Buffer
+	comp.Stderr, dec.Stderr = &cerr, &derr
+	if err := comp.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if err := dec.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go feed(in)
+	if err := comp.Wait(); err != nil {
+		t.Fatalf("compress: %v %s", err, cerr.String())
+	}
+	if err := dec.Wait(); err != nil {
+		t.Fatalf("decompress: %v %s", err, derr.String())
+	}
+	if counter.n != size {
+		t.Fatalf("decompressed %d bytes, want %d", counter.n, size)
+	}
+	for _, p := range []*exec.Cmd{comp, dec} {
+		rss := p.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10 // KiB on Linux
+		t.Logf("%s: peak RSS %d MiB", p.Args[1], rss>>20)
+		if rss > 96<<20 {
+			t.Errorf("%s peaked at %d MiB for a %d MiB stream", p.Args[1], rss>>20, size>>20)
+		}
+	}
+}
+
+type countWriter struct{ n int64 }
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	c.n += int64(len(p))
+	return len(p), nil
+}
