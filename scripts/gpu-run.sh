@@ -37,9 +37,35 @@ extra() {
 	case $1 in
 	conformance) grep -h '^conformance:' "$OUT/$1.log" | tail -1 | sed 's/^conformance:/;/' ;;
 	sanitizer) grep -h 'ERROR SUMMARY' "$OUT/$1.log" | tail -1 | sed 's/^=* */; /' ;;
+	bench) awk '
+		function metric(unit) { for (i = 2; i <= NF; i++) if ($i == unit) return $(i - 1); return "?" }
+		/^BenchmarkPinnedH2D/ { h = metric("h2d-GB/s") }
+		/^BenchmarkGPUKernel\/gpu\/mixed\/100000/ { k = metric("kernel-GB/s") }
+		/^BenchmarkEndToEnd\/gpu\/mixed\/100000/ { g = metric("MB/s") }
+		/^BenchmarkEndToEnd\/simd\/mixed\/100000/ { c = metric("MB/s") }
+		END { printf "; pinned H2D %s GB/s; mixed/100000: kernel %s GB/s, end to end gpu %s MB/s, simd %s MB/s", h, k, g, c }
+		' "$OUT/$1.log" ;;
 	*) grep -hcE '^(--- PASS|ok|PASS)' "$OUT/$1.log" >/dev/null && printf '; %s passed, %s failed' \
 		"$(grep -c -- '--- PASS' "$OUT/$1.log")" "$(grep -c -- '--- FAIL' "$OUT/$1.log")" ;;
 	esac
+}
+
+# The text and binaries data sets read a Go installation; a GPU machine
+# without Go gets a stand-in: the C and C++ headers of the CUDA toolkit and
+# the system as text (renamed .txt, an extension the set reads), and the
+# toolkit's executables as binaries.
+setup_goroot() {
+	command -v go >/dev/null && return
+	[[ -n ${GOROOT:-} ]] && return
+	local g=/tmp/lz4warp-goroot
+	if [[ ! -d $g ]]; then
+		mkdir -p "$g/src" "$g/doc" "$g/bin" "$g/pkg/tool"
+		find /usr/local/cuda/include /usr/include -type f \( -name '*.h' -o -name '*.hpp' -o -name '*.cuh' \) 2>/dev/null |
+			sort | while read -r f; do cp "$f" "$g/src/$(echo "${f#/}" | tr / _).txt"; done
+		find -L /usr/local/cuda/bin -maxdepth 1 -type f -perm -u+x 2>/dev/null | sort | while read -r f; do cp "$f" "$g/bin/"; done
+	fi
+	export GOROOT=$g
+	echo "data sets: GOROOT=$g: $(du -sh "$g/src" | cut -f1) of headers, $(du -sh "$g/bin" | cut -f1) of executables"
 }
 
 for part in "${parts[@]}"; do
@@ -75,7 +101,9 @@ for part in "${parts[@]}"; do
 		;;
 	cli) [[ -x $bin/lz4warp ]] && run cli . lz4warp demo ;;
 	bench)
-		run bench . lz4warp.test -test.run '^$' -test.bench "${BENCH:-.}" -test.benchtime "${BENCHTIME:-5x}" -test.timeout 30m
+		setup_goroot
+		run bench . lz4warp.test -test.run '^$' -test.bench "${BENCH:-EndToEnd|GPUKernel|PinnedH2D}" \
+			-test.benchtime "${BENCHTIME:-5x}" -test.timeout 30m -batches="${BATCHES:-1000,3000,10000,30000,100000}"
 		grep -hE '^Benchmark' "$OUT/bench.log" >"$OUT/bench.txt" 2>/dev/null
 		;;
 	*) summary+=("$part: unknown part") ;;

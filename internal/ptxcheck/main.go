@@ -6,6 +6,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/lz4warp/lz4warp/gpuimpl"
@@ -26,29 +27,35 @@ func main() {
 		fmt.Fprintln(os.Stderr, "ptxcheck:", err)
 		os.Exit(2)
 	}
-	failed := false
-	fmt.Printf("%-7s %-10s %9s %10s %11s %11s %s\n", "target", "registers", "smem", "stack", "spill st", "spill ld", "verdict")
+	if !check(os.Stdout, path, gpuimpl.KernelPTX) {
+		os.Exit(1)
+	}
+}
+
+// check prints the table for the kernel text that ptxFor gives for each
+// target and reports whether every target is within the budgets.
+func check(w io.Writer, path string, ptxFor func(sm int) string) bool {
+	ok := true
+	fmt.Fprintf(w, "%-7s %-10s %9s %10s %11s %11s %s\n", "target", "registers", "smem", "stack", "spill st", "spill ld", "verdict")
 	for _, sm := range targets {
-		rep, err := ptxas.Assemble(context.Background(), path, gpuimpl.KernelPTX(sm), sm)
+		rep, err := ptxas.Assemble(context.Background(), path, ptxFor(sm), sm)
 		if err != nil {
-			fmt.Printf("sm_%d   %v\n", sm, err)
-			failed = true
+			fmt.Fprintf(w, "sm_%d   %v\n", sm, err)
+			ok = false
 			continue
 		}
-		r, ok := rep.Kernel(gpuimpl.KernelName)
-		if !ok {
-			fmt.Printf("sm_%d   no %s in the report\n", sm, gpuimpl.KernelName)
-			failed = true
+		r, found := rep.Kernel(gpuimpl.KernelName)
+		if !found {
+			fmt.Fprintf(w, "sm_%d   no %s in the report\n", sm, gpuimpl.KernelName)
+			ok = false
 			continue
 		}
 		verdict := "ok"
 		if r.Registers > maxRegisters || r.SharedBytes != sharedBytes || r.StackFrame != 0 || r.SpillStores != 0 || r.SpillLoads != 0 {
 			verdict = fmt.Sprintf("OVER BUDGET (registers <= %d, smem == %d, no stack, no spills)", maxRegisters, sharedBytes)
-			failed = true
+			ok = false
 		}
-		fmt.Printf("%-7s %-10d %9d %10d %11d %11d %s\n", r.Arch, r.Registers, r.SharedBytes, r.StackFrame, r.SpillStores, r.SpillLoads, verdict)
+		fmt.Fprintf(w, "%-7s %-10d %9d %10d %11d %11d %s\n", r.Arch, r.Registers, r.SharedBytes, r.StackFrame, r.SpillStores, r.SpillLoads, verdict)
 	}
-	if failed {
-		os.Exit(1)
-	}
+	return ok
 }
