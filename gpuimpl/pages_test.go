@@ -3,11 +3,15 @@ package gpuimpl
 import (
 	"encoding/binary"
 	"math/rand/v2"
+	"slices"
 )
 
-// pageKinds names the page generators of the kernel tests: each stresses
-// a different part of the parse.
-var pageKinds = []string{"zeros", "same", "random", "text", "binary", "runs", "longlit", "nearraw", "sparse"}
+// pieceKinds names the page generators of the kernel tests that build a
+// page from scratch: each stresses a different part of the parse.
+var pieceKinds = []string{"zeros", "same", "random", "text", "binary", "runs", "longlit", "nearraw", "sparse"}
+
+// pageKinds adds the generators that combine or edit pages of the others.
+var pageKinds = slices.Concat(pieceKinds, []string{"mixed", "tailmatch"})
 
 var words = []string{"the ", "page ", "kernel ", "lz4 ", "warp ", "hash ", "of ", "and ", "match ",
 	"literal ", "offset ", "GPU ", "memory ", "compress ", "\n", "{", "}", "0123", "error: ", "return "}
@@ -82,7 +86,7 @@ func genPage(kind string, rng *rand.Rand) *[PageSize]byte {
 	case "mixed": // pieces of the other kinds, as a page of a real process
 		for i := 0; i < PageSize; {
 			n := min(PageSize-i, 256<<rng.IntN(4))
-			piece := genPage(pageKinds[rng.IntN(len(pageKinds))], rng)
+			piece := genPage(pieceKinds[rng.IntN(len(pieceKinds))], rng)
 			at := rng.IntN(PageSize - n + 1)
 			i += copy(p[i:i+n], piece[at:at+n])
 		}
