@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -102,7 +103,7 @@ func TestKernelOnCPU(t *testing.T) {
 	checked, mismatches := 0, 0
 	perKind := map[string]int{}
 	start := time.Now()
-	var busy time.Duration
+	var busy, cpu time.Duration
 	for checked < n {
 		size := min(batch, n-checked)
 		names := make([]string, size)
@@ -110,9 +111,10 @@ func TestKernelOnCPU(t *testing.T) {
 		for i := range pages {
 			names[i], pages[i] = conformancePage(checked+i, rng)
 		}
-		t0 := time.Now()
+		t0, c0 := time.Now(), cpuTime()
 		metas, slots := kernelOnCPU(t, mod, pages)
 		busy += time.Since(t0)
+		cpu += cpuTime() - c0
 		var mu sync.Mutex
 		var wg sync.WaitGroup
 		for i := range pages {
@@ -132,7 +134,43 @@ func TestKernelOnCPU(t *testing.T) {
 		wg.Wait()
 		checked += size
 	}
-	t.Logf("kernel on the executor: %d pages in %v (%.0f pages/s; %d warp instructions), %v in all; per kind %v",
-		checked, busy.Round(time.Millisecond), float64(checked)/busy.Seconds(), mod.Steps(), time.Since(start).Round(time.Millisecond), perKind)
+	t.Logf("kernel on the executor: %d pages in %v (%.0f pages/s; %.0f pages per CPU second; %d warp instructions, %.0f per page), %v in all; per kind %v",
+		checked, busy.Round(time.Millisecond), float64(checked)/busy.Seconds(), float64(checked)/cpu.Seconds(),
+		mod.Steps(), float64(mod.Steps())/float64(checked), time.Since(start).Round(time.Millisecond), perKind)
 	fmt.Printf("conformance: pages checked %d, mismatches %d\n", checked, mismatches)
+}
+
+// BenchmarkKernelOnCPU measures the executor running the kernel on one
+// goroutine (pages/s = pages/op × ops/s; the bytes are the input pages).
+func BenchmarkKernelOnCPU(b *testing.B) {
+	mod, err := ptxexec.Load(KernelPTX(90))
+	if err != nil {
+		b.Fatal(err)
+	}
+	mod.Workers = 1
+	for _, kind := range []string{"zeros", "text", "random", "mixed"} {
+		const batch = 256
+		b.Run("executor/"+kind+"/256", func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(1, 1))
+			pages := make([]*[PageSize]byte, batch)
+			for i := range pages {
+				pages[i] = genPage(kind, rng)
+			}
+			b.SetBytes(batch * PageSize)
+			for b.Loop() {
+				kernelOnCPU(b, mod, pages)
+			}
+			b.ReportMetric(float64(batch*b.N)/b.Elapsed().Seconds(), "pages/s")
+		})
+	}
+}
+
+// cpuTime is the CPU time the process has used: the executor's speed per
+// core, whatever else the machine runs.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -257,6 +257,45 @@ func (w *warp) set32(d int32, exec uint32, v *[32]uint32) {
 	w.def32[d] |= exec
 }
 
+// out32 is where an instruction computes its 32-bit results: the
+// destination itself when every lane executes (a lane reads its sources
+// before it writes), else scratch space that commit32 merges.
+func (w *warp) out32(d int32, exec uint32) *[32]uint32 {
+	if exec == fullMask {
+		return &w.r32[d]
+	}
+	return &w.t32
+}
+
+func (w *warp) commit32(d int32, exec uint32) {
+	if exec != fullMask {
+		dst := &w.r32[d]
+		for m := exec; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			dst[l] = w.t32[l]
+		}
+	}
+	w.def32[d] |= exec
+}
+
+func (w *warp) out64(d int32, exec uint32) *[32]uint64 {
+	if exec == fullMask {
+		return &w.r64[d]
+	}
+	return &w.t64
+}
+
+func (w *warp) commit64(d int32, exec uint32) {
+	if exec != fullMask {
+		dst := &w.r64[d]
+		for m := exec; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			dst[l] = w.t64[l]
+		}
+	}
+	w.def64[d] |= exec
+}
+
 func (w *warp) set64(d int32, exec uint32, v *[32]uint64) {
 	dst := &w.r64[d]
 	if exec == fullMask {
@@ -386,129 +425,149 @@ var errWait = fmt.Errorf("wait")
 
 // exec runs one non-branch instruction in the lanes of exec.
 func (w *warp) exec(in *inst, pc int32, mask, exec uint32) error {
-	t := &w.t32
+	var t *[32]uint32
 	switch in.op {
 	case opMov32:
 		w.set32(in.d, exec, &w.r32[in.a])
 	case opMov64, opCvtaGlobal:
 		w.set64(in.d, exec, &w.r64[in.a])
 	case opCvt64from32:
-		a, t64 := &w.r32[in.a], &w.t64
+		t64 := w.out64(in.d, exec)
+		a := &w.r32[in.a]
 		for l := range t64 {
 			t64[l] = uint64(a[l])
 		}
-		w.set64(in.d, exec, t64)
+		w.commit64(in.d, exec)
 	case opCvt32from64:
+		t = w.out32(in.d, exec)
 		a := &w.r64[in.a]
 		for l := range t {
 			t[l] = uint32(a[l])
 		}
-		w.set32(in.d, exec, t)
+		w.commit32(in.d, exec)
 	case opAdd32:
+		t = w.out32(in.d, exec)
 		a, b := &w.r32[in.a], &w.r32[in.b]
 		for l := range t {
 			t[l] = a[l] + b[l]
 		}
-		w.set32(in.d, exec, t)
+		w.commit32(in.d, exec)
 	case opSub32:
+		t = w.out32(in.d, exec)
 		a, b := &w.r32[in.a], &w.r32[in.b]
 		for l := range t {
 			t[l] = a[l] - b[l]
 		}
-		w.set32(in.d, exec, t)
+		w.commit32(in.d, exec)
 	case opMulLo32:
+		t = w.out32(in.d, exec)
 		a, b := &w.r32[in.a], &w.r32[in.b]
 		for l := range t {
 			t[l] = a[l] * b[l]
 		}
-		w.set32(in.d, exec, t)
+		w.commit32(in.d, exec)
 	case opMadLo32:
+		t = w.out32(in.d, exec)
 		a, b, cc := &w.r32[in.a], &w.r32[in.b], &w.r32[in.c]
 		for l := range t {
 			t[l] = a[l]*b[l] + cc[l]
 		}
-		w.set32(in.d, exec, t)
+		w.commit32(in.d, exec)
 	case opMulWide32:
-		a, b, t64 := &w.r32[in.a], &w.r32[in.b], &w.t64
+		t64 := w.out64(in.d, exec)
+		a, b := &w.r32[in.a], &w.r32[in.b]
 		for l := range t64 {
 			t64[l] = uint64(a[l]) * uint64(b[l])
 		}
-		w.set64(in.d, exec, t64)
+		w.commit64(in.d, exec)
 	case opAdd64:
-		a, b, t64 := &w.r64[in.a], &w.r64[in.b], &w.t64
+		t64 := w.out64(in.d, exec)
+		a, b := &w.r64[in.a], &w.r64[in.b]
 		for l := range t64 {
 			t64[l] = a[l] + b[l]
 		}
-		w.set64(in.d, exec, t64)
+		w.commit64(in.d, exec)
 	case opShl32:
+		t = w.out32(in.d, exec)
 		// PTX clamps shift counts above the width: the result is 0. Go's
 		// shifts of 32 or more also give 0.
 		a, b := &w.r32[in.a], &w.r32[in.b]
 		for l := range t {
 			t[l] = a[l] << b[l]
 		}
-		w.set32(in.d, exec, t)
+		w.commit32(in.d, exec)
 	case opShr32:
+		t = w.out32(in.d, exec)
 		a, b := &w.r32[in.a], &w.r32[in.b]
 		for l := range t {
 			t[l] = a[l] >> b[l]
 		}
-		w.set32(in.d, exec, t)
+		w.commit32(in.d, exec)
 	case opAnd32:
+		t = w.out32(in.d, exec)
 		a, b := &w.r32[in.a], &w.r32[in.b]
 		for l := range t {
 			t[l] = a[l] & b[l]
 		}
-		w.set32(in.d, exec, t)
+		w.commit32(in.d, exec)
 	case opOr32:
+		t = w.out32(in.d, exec)
 		a, b := &w.r32[in.a], &w.r32[in.b]
 		for l := range t {
 			t[l] = a[l] | b[l]
 		}
-		w.set32(in.d, exec, t)
+		w.commit32(in.d, exec)
 	case opXor32:
+		t = w.out32(in.d, exec)
 		a, b := &w.r32[in.a], &w.r32[in.b]
 		for l := range t {
 			t[l] = a[l] ^ b[l]
 		}
-		w.set32(in.d, exec, t)
+		w.commit32(in.d, exec)
 	case opNot32:
+		t = w.out32(in.d, exec)
 		a := &w.r32[in.a]
 		for l := range t {
 			t[l] = ^a[l]
 		}
-		w.set32(in.d, exec, t)
+		w.commit32(in.d, exec)
 	case opNeg32:
+		t = w.out32(in.d, exec)
 		a := &w.r32[in.a]
 		for l := range t {
 			t[l] = -a[l]
 		}
-		w.set32(in.d, exec, t)
+		w.commit32(in.d, exec)
 	case opMinU32:
+		t = w.out32(in.d, exec)
 		a, b := &w.r32[in.a], &w.r32[in.b]
 		for l := range t {
 			t[l] = min(a[l], b[l])
 		}
-		w.set32(in.d, exec, t)
+		w.commit32(in.d, exec)
 	case opMaxU32:
+		t = w.out32(in.d, exec)
 		a, b := &w.r32[in.a], &w.r32[in.b]
 		for l := range t {
 			t[l] = max(a[l], b[l])
 		}
-		w.set32(in.d, exec, t)
+		w.commit32(in.d, exec)
 	case opMinS32:
+		t = w.out32(in.d, exec)
 		a, b := &w.r32[in.a], &w.r32[in.b]
 		for l := range t {
 			t[l] = uint32(min(int32(a[l]), int32(b[l])))
 		}
-		w.set32(in.d, exec, t)
+		w.commit32(in.d, exec)
 	case opMaxS32:
+		t = w.out32(in.d, exec)
 		a, b := &w.r32[in.a], &w.r32[in.b]
 		for l := range t {
 			t[l] = uint32(max(int32(a[l]), int32(b[l])))
 		}
-		w.set32(in.d, exec, t)
+		w.commit32(in.d, exec)
 	case opSelp32:
+		t = w.out32(in.d, exec)
 		a, b, p := &w.r32[in.a], &w.r32[in.b], w.pred[in.c]
 		for l := range t {
 			if p>>l&1 != 0 {
@@ -517,37 +576,42 @@ func (w *warp) exec(in *inst, pc int32, mask, exec uint32) error {
 				t[l] = b[l]
 			}
 		}
-		w.set32(in.d, exec, t)
+		w.commit32(in.d, exec)
 	case opShfRClamp:
+		t = w.out32(in.d, exec)
 		lo, hi, n := &w.r32[in.a], &w.r32[in.b], &w.r32[in.c]
 		for l := range t {
 			t[l] = uint32((uint64(hi[l])<<32 | uint64(lo[l])) >> min(n[l], 32))
 		}
-		w.set32(in.d, exec, t)
+		w.commit32(in.d, exec)
 	case opBfind:
+		t = w.out32(in.d, exec)
 		a := &w.r32[in.a]
 		for l := range t {
 			t[l] = uint32(bits.Len32(a[l])) - 1 // 0xffffffff for 0
 		}
-		w.set32(in.d, exec, t)
+		w.commit32(in.d, exec)
 	case opBrev:
+		t = w.out32(in.d, exec)
 		a := &w.r32[in.a]
 		for l := range t {
 			t[l] = bits.Reverse32(a[l])
 		}
-		w.set32(in.d, exec, t)
+		w.commit32(in.d, exec)
 	case opClz:
+		t = w.out32(in.d, exec)
 		a := &w.r32[in.a]
 		for l := range t {
 			t[l] = uint32(bits.LeadingZeros32(a[l]))
 		}
-		w.set32(in.d, exec, t)
+		w.commit32(in.d, exec)
 	case opPopc:
+		t = w.out32(in.d, exec)
 		a := &w.r32[in.a]
 		for l := range t {
 			t[l] = uint32(bits.OnesCount32(a[l]))
 		}
-		w.set32(in.d, exec, t)
+		w.commit32(in.d, exec)
 	case opAndPred:
 		w.setPred(in.d, exec, w.pred[in.a]&w.pred[in.b])
 	case opOrPred:
@@ -567,6 +631,7 @@ func (w *warp) exec(in *inst, pc int32, mask, exec uint32) error {
 		}
 		w.set64(in.d, exec, &w.t64)
 	case opLd:
+		t = &w.t32
 		base := &w.r64[in.base]
 		for m := exec; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros32(m)
@@ -649,15 +714,17 @@ func (w *warp) warpOp(in *inst, exec uint32) error {
 	switch in.op {
 	case opMatchAny:
 		a := &w.r32[in.a]
-		for m := exec; m != 0; m &= m - 1 {
-			l := bits.TrailingZeros32(m)
+		for todo := exec; todo != 0; {
+			v := a[bits.TrailingZeros32(todo)]
 			var peers uint32
-			for n := exec; n != 0; n &= n - 1 {
-				if o := bits.TrailingZeros32(n); a[o] == a[l] {
-					peers |= 1 << o
-				}
+			for o := range 32 {
+				peers |= b2u(a[o] == v) << o
 			}
-			t[l] = peers
+			peers &= exec
+			for n := peers; n != 0; n &= n - 1 {
+				t[bits.TrailingZeros32(n)] = peers
+			}
+			todo &^= peers
 		}
 		w.set32(in.d, exec, t)
 	case opBallot:
@@ -702,24 +769,30 @@ func (w *warp) warpOp(in *inst, exec uint32) error {
 
 func compareU32(cmp uint8, a, b *[32]uint32) uint32 {
 	var r uint32
-	for l := range 32 {
-		var ok bool
-		switch cmp {
-		case cmpEQ:
-			ok = a[l] == b[l]
-		case cmpNE:
-			ok = a[l] != b[l]
-		case cmpLT:
-			ok = a[l] < b[l]
-		case cmpLE:
-			ok = a[l] <= b[l]
-		case cmpGT:
-			ok = a[l] > b[l]
-		case cmpGE:
-			ok = a[l] >= b[l]
+	switch cmp {
+	case cmpEQ:
+		for l := range 32 {
+			r |= b2u(a[l] == b[l]) << l
 		}
-		if ok {
-			r |= 1 << l
+	case cmpNE:
+		for l := range 32 {
+			r |= b2u(a[l] != b[l]) << l
+		}
+	case cmpLT:
+		for l := range 32 {
+			r |= b2u(a[l] < b[l]) << l
+		}
+	case cmpLE:
+		for l := range 32 {
+			r |= b2u(a[l] <= b[l]) << l
+		}
+	case cmpGT:
+		for l := range 32 {
+			r |= b2u(a[l] > b[l]) << l
+		}
+	case cmpGE:
+		for l := range 32 {
+			r |= b2u(a[l] >= b[l]) << l
 		}
 	}
 	return r
@@ -736,24 +809,30 @@ func compareS32(cmp uint8, a, b *[32]uint32) uint32 {
 
 func compareU64(cmp uint8, a, b *[32]uint64) uint32 {
 	var r uint32
-	for l := range 32 {
-		var ok bool
-		switch cmp {
-		case cmpEQ:
-			ok = a[l] == b[l]
-		case cmpNE:
-			ok = a[l] != b[l]
-		case cmpLT:
-			ok = a[l] < b[l]
-		case cmpLE:
-			ok = a[l] <= b[l]
-		case cmpGT:
-			ok = a[l] > b[l]
-		case cmpGE:
-			ok = a[l] >= b[l]
+	switch cmp {
+	case cmpEQ:
+		for l := range 32 {
+			r |= b2u(a[l] == b[l]) << l
 		}
-		if ok {
-			r |= 1 << l
+	case cmpNE:
+		for l := range 32 {
+			r |= b2u(a[l] != b[l]) << l
+		}
+	case cmpLT:
+		for l := range 32 {
+			r |= b2u(a[l] < b[l]) << l
+		}
+	case cmpLE:
+		for l := range 32 {
+			r |= b2u(a[l] <= b[l]) << l
+		}
+	case cmpGT:
+		for l := range 32 {
+			r |= b2u(a[l] > b[l]) << l
+		}
+	case cmpGE:
+		for l := range 32 {
+			r |= b2u(a[l] >= b[l]) << l
 		}
 	}
 	return r
@@ -834,4 +913,11 @@ func (w *warp) store(in *inst, l int, addr uint64, v []byte) error {
 		c.shared[at] = x
 	}
 	return nil
+}
+
+func b2u(b bool) uint32 {
+	if b {
+		return 1
+	}
+	return 0
 }
