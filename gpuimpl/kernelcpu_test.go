@@ -37,18 +37,26 @@ func kernelOnCPU(t testing.TB, mod *ptxexec.Module, pages []*[PageSize]byte) ([]
 	for i, p := range pages {
 		copy(in[i*PageSize:], p[:])
 	}
+	out := mem.Bytes(dst)
+	for i := range out {
+		out[i] = canary
+	}
 	if err := mod.Launch(KernelName, Blocks(n), ThreadsPerBlock, []uint64{src, dst, meta, uint64(n)}, mem); err != nil {
 		t.Fatalf("kernel on the executor: %v", err)
 	}
 	metas := make([]uint32, n)
 	slots := make([][]byte, n)
-	mb, out := mem.Bytes(meta), mem.Bytes(dst)
+	mb := mem.Bytes(meta)
 	for i := range n {
 		metas[i] = binary.LittleEndian.Uint32(mb[4*i:])
 		slots[i] = out[i*OutSlot : (i+1)*OutSlot]
 	}
 	return metas, slots
 }
+
+// canary fills the output slots before a launch: the kernel writes nothing
+// past a page's payload (GPU-1, GPU-5).
+const canary = 0xa5
 
 // compareWithReference checks one page's kernel output against
 // reference.EncodePage and describes the first difference.
@@ -67,6 +75,11 @@ func compareWithReference(page *[PageSize]byte, meta uint32, slot []byte) error 
 	}
 	if gn != n {
 		return fmt.Errorf("payload length %d, reference %d", gn, n)
+	}
+	for i := n; i < len(slot); i++ {
+		if slot[i] != canary {
+			return fmt.Errorf("the kernel wrote byte %d of the slot, past the %d-byte payload", i, n)
+		}
 	}
 	if !bytes.Equal(slot[:n], ref[:n]) {
 		i := 0
@@ -140,6 +153,29 @@ func TestKernelOnCPU(t *testing.T) {
 	fmt.Printf("conformance: pages checked %d, mismatches %d\n", checked, mismatches)
 }
 
+// Checks GPU-1 and EXEC-8: batches whose last block is partial; the warps
+// past the last page write nothing (the buffers are allocated to the byte,
+// so a write past them is a fault).
+func TestKernelOnCPUPartialBlocks(t *testing.T) {
+	mod, err := ptxexec.Load(KernelPTX(90))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{1, 2, 3, 5, 6, 7} {
+		pages := make([]*[PageSize]byte, n)
+		for i := range pages {
+			_, pages[i] = conformancePage(i+n, rng)
+		}
+		metas, slots := kernelOnCPU(t, mod, pages)
+		for i := range pages {
+			if err := compareWithReference(pages[i], metas[i], slots[i]); err != nil {
+				t.Errorf("batch of %d, page %d: %v", n, i, err)
+			}
+		}
+	}
+}
+
 // BenchmarkKernelOnCPU measures the executor running the kernel on one
 // goroutine (pages/s = pages/op × ops/s; the bytes are the input pages).
 func BenchmarkKernelOnCPU(b *testing.B) {
@@ -173,4 +209,21 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// Checks PAGE-5's test input: the threshold generator lands on both sides
+// of the raw limit, within a few bytes of it.
+func TestThresholdPages(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	sizes := map[int]int{}
+	for range 60 {
+		n := blockSize(genPage("threshold", rng))
+		if n < reference.RawThreshold-8 || n > reference.RawThreshold+8 {
+			t.Errorf("threshold page with a %d-byte block", n)
+		}
+		sizes[n]++
+	}
+	if sizes[reference.RawThreshold-1] == 0 || sizes[reference.RawThreshold] == 0 {
+		t.Errorf("block sizes %v miss 3071 or 3072", sizes)
+	}
 }
