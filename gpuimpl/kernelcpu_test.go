@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -225,5 +226,94 @@ func TestThresholdPages(t *testing.T) {
 	}
 	if sizes[reference.RawThreshold-1] == 0 || sizes[reference.RawThreshold] == 0 {
 		t.Errorf("block sizes %v miss 3071 or 3072", sizes)
+	}
+}
+
+// kernelRegions maps each line of the kernel text to the label it follows
+// ("entry" before the first label).
+func kernelRegions(text string) map[int]string {
+	regions := map[int]string{}
+	region := "entry"
+	for i, line := range strings.Split(text, "\n") {
+		if l := strings.TrimSpace(line); strings.HasSuffix(l, ":") && !strings.Contains(l, " ") {
+			region = strings.TrimSuffix(l, ":")
+		}
+		regions[i+1] = region
+	}
+	return regions
+}
+
+// Checks GPU-7 and PARSE-9 on the executed PTX: an LZ4 page runs exactly
+// 128 groups of 32 positions, a same-filled page none; logs the warp
+// instructions per page by kernel region (the serial steps of one warp).
+func TestKernelProfile(t *testing.T) {
+	text := KernelPTX(90)
+	regions := kernelRegions(text)
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, kind := range []string{"zeros", "text", "binary", "mixed", "random", "runs"} {
+		mod, err := ptxexec.Load(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mod.EnableProfile()
+		const n = 64
+		pages := make([]*[PageSize]byte, n)
+		lz4 := 0
+		for i := range pages {
+			pages[i] = genPage(kind, rng)
+			if k, _ := reference.EncodePage(make([]byte, reference.PageBound), pages[i]); k == reference.KindLZ4 {
+				lz4++
+			}
+		}
+		kernelOnCPU(t, mod, pages)
+		perRegion := map[string]int64{}
+		var total, groups int64
+		for _, lc := range mod.Profile(KernelName) {
+			perRegion[regions[lc.Line]] += lc.Count
+			total += lc.Count
+			if strings.HasPrefix(lc.Text, "bar.warp.sync") && regions[lc.Line] == "L2_group" && groups == 0 {
+				groups = lc.Count
+			}
+		}
+		switch kind {
+		case "zeros":
+			if groups != 0 {
+				t.Errorf("zeros: %d groups ran", groups)
+			}
+		case "text":
+			if lz4 != n || groups != 128*n {
+				t.Errorf("text: %d LZ4 pages of %d, %d groups, want 128 per page", lz4, n, groups)
+			}
+		}
+		var parts []string
+		for _, r := range []string{"entry", "L1_not_same", "L2_group", "L3_select", "L5_extend", "L6_extended", "L7_write", "L4_next_group", "L8_write", "L0_raw"} {
+			parts = append(parts, fmt.Sprintf("%s %.0f", r, float64(perRegion[r])/n))
+		}
+		t.Logf("%-7s (%2d/%d LZ4): %6.0f warp instructions per page: %s", kind, lz4, n, float64(total)/n, strings.Join(parts, ", "))
+	}
+}
+
+// Checks GPU-2 and EXEC-1: the text of every target loads and computes the
+// same pages.
+func TestKernelOnCPUEveryTarget(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	pages := make([]*[PageSize]byte, 2*len(pageKinds))
+	for i := range pages {
+		_, pages[i] = conformancePage(i, rng)
+	}
+	for _, sm := range Targets {
+		mod, err := ptxexec.Load(KernelPTX(sm))
+		if err != nil {
+			t.Fatalf("sm_%d: %v", sm, err)
+		}
+		if mod.Target() != fmt.Sprintf("sm_%d", sm) {
+			t.Errorf("sm_%d: the text targets %s", sm, mod.Target())
+		}
+		metas, slots := kernelOnCPU(t, mod, pages)
+		for i := range pages {
+			if err := compareWithReference(pages[i], metas[i], slots[i]); err != nil {
+				t.Errorf("sm_%d page %d: %v", sm, i, err)
+			}
+		}
 	}
 }

@@ -30,6 +30,7 @@ type cta struct {
 	warps   []*warp
 	cache   *allocation // the allocation of the last global access
 	steps   int64
+	counts  []int64 // per instruction, when profiling
 }
 
 func newCTA(k *kernel, threads int, params []uint64, mem *Memory, limit int64) *cta {
@@ -360,6 +361,9 @@ func (w *warp) run() error {
 			}
 		}
 		in := &code[pc]
+		if c.counts != nil {
+			c.counts[pc]++
+		}
 		w.steps++
 		w.total++
 		if w.total > c.limit {

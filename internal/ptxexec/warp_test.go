@@ -327,3 +327,27 @@ func TestLaunchErrors(t *testing.T) {
 		}
 	}
 }
+
+// Checks EXEC-3: the profile counts each instruction once per warp that
+// executes it.
+func TestProfile(t *testing.T) {
+	m := mustLoad(t, entry(nil, 0,
+		"mov.u32 %r0, %laneid;",
+		"mov.u32 %r1, 0;",
+		"L:",
+		"add.u32 %r1, %r1, 1;",
+		"setp.lt.u32 %p0, %r1, %r0;", // lane l loops max(l, 1) times
+		"@%p0 bra L;",
+		"ret;"))
+	m.EnableProfile()
+	if err := m.Launch("t", 3, 64, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	prof := m.Profile("t")
+	want := []int64{6, 6, 6 * 31, 6 * 31, 6 * 31, 6}
+	for i, lc := range prof {
+		if lc.Count != want[i] {
+			t.Errorf("line %d %q: %d, want %d", lc.Line, lc.Text, lc.Count, want[i])
+		}
+	}
+}
