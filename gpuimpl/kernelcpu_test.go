@@ -3,9 +3,11 @@ package gpuimpl
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"flag"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -315,5 +317,41 @@ func TestKernelOnCPUEveryTarget(t *testing.T) {
 				t.Errorf("sm_%d page %d: %v", sm, i, err)
 			}
 		}
+	}
+}
+
+// Checks GPU-7 and EXEC-7: each bar.warp.sync of the kernel is needed: the
+// text without it runs into a shared-memory hazard between lanes that the
+// executor reports (on the GPU it would be a silent, timing-dependent race).
+func TestKernelWarpSyncsAreNeeded(t *testing.T) {
+	text := KernelPTX(90)
+	rng := rand.New(rand.NewPCG(15, 16))
+	pages := []*[PageSize]byte{genPage("text", rng), genPage("runs", rng), genPage("mixed", rng), genPage("binary", rng)}
+	lines := strings.Split(text, "\n")
+	syncs := 0
+	for i, line := range lines {
+		if !strings.HasPrefix(strings.TrimSpace(line), "bar.warp.sync") {
+			continue
+		}
+		syncs++
+		mutant := strings.Join(slices.Concat(lines[:i], lines[i+1:]), "\n")
+		mod, err := ptxexec.Load(mutant)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mem := ptxexec.NewMemory()
+		src, dst, meta := mem.Alloc(len(pages)*PageSize), mem.Alloc(len(pages)*OutSlot), mem.Alloc(4*len(pages))
+		for j, p := range pages {
+			copy(mem.Bytes(src)[j*PageSize:], p[:])
+		}
+		err = mod.Launch(KernelName, 1, ThreadsPerBlock, []uint64{src, dst, meta, uint64(len(pages))}, mem)
+		if !errors.Is(err, ptxexec.ErrSharedRace) {
+			t.Errorf("without line %d %q: %v, want a shared-memory race", i+1, strings.TrimSpace(line), err)
+		} else {
+			t.Logf("without line %d: %v", i+1, err)
+		}
+	}
+	if syncs != 2 {
+		t.Errorf("the kernel has %d bar.warp.sync, the test expects 2", syncs)
 	}
 }

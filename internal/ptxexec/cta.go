@@ -24,9 +24,9 @@ type cta struct {
 	limit   int64
 	ctaid   int
 	shared  []byte
-	shadow  []uint8  // per shared byte, see shadowUnwritten
-	stamp   []uint32 // per shared byte, the store instruction that last wrote it
-	serial  uint32   // store instructions executed in this block
+	state   []byteState // per shared byte
+	serial  uint32      // store instructions executed in this block
+	epoch   uint32      // warp synchronisations in this block
 	warps   []*warp
 	cache   *allocation // the allocation of the last global access
 	steps   int64
@@ -35,7 +35,7 @@ type cta struct {
 
 func newCTA(k *kernel, threads int, params []uint64, mem *Memory, limit int64) *cta {
 	c := &cta{k: k, threads: threads, params: params, mem: mem, limit: limit,
-		shared: make([]byte, k.sharedSize), shadow: make([]uint8, k.sharedSize), stamp: make([]uint32, k.sharedSize)}
+		shared: make([]byte, k.sharedSize), state: make([]byteState, k.sharedSize)}
 	n32 := k.nregs[class32] + numSpecials + len(k.consts32)
 	n64 := k.nregs[class64] + len(k.consts64)
 	for wid := 0; wid*32 < threads; wid++ {
@@ -76,9 +76,8 @@ func newCTA(k *kernel, threads int, params []uint64, mem *Memory, limit int64) *
 // are released together.
 func (c *cta) run(b int) error {
 	c.ctaid = b
-	clear(c.shadow)
-	clear(c.stamp)
-	c.serial = 0
+	clear(c.state)
+	c.serial, c.epoch = 0, 0
 	for _, w := range c.warps {
 		w.reset(b)
 	}
@@ -103,12 +102,25 @@ func (c *cta) run(b int) error {
 		}
 		// Every live warp waits at bar.sync: release them, and what was
 		// written before the barrier is visible to every warp.
-		for i, s := range c.shadow {
-			if s != shadowUnwritten {
-				c.shadow[i] = shadowSettled
+		for i := range c.state {
+			if c.state[i].owner != shadowUnwritten {
+				c.state[i].owner = shadowSettled
 			}
 		}
+		for _, w := range c.warps {
+			w.sync()
+		}
 	}
+}
+
+// byteState is what the executor knows of one byte of shared memory.
+type byteState struct {
+	owner  uint8  // shadowUnwritten, shadowSettled, or the writing warp + 1
+	wLane  uint8  // the lane that wrote it last
+	wEpoch uint32 // the writer warp's epoch at that write
+	rEpoch uint32 // the epoch of rLanes
+	rLanes uint32 // the lanes of the owner warp that read it in rEpoch
+	stamp  uint32 // the store instruction that wrote it last
 }
 
 // warp is one warp's registers and control state.
@@ -130,6 +142,7 @@ type warp struct {
 	pcs     [32]int32 // per-lane pcs when not uniform
 	steps   int64
 	total   int64
+	epoch   uint32 // this warp's interval between synchronisations
 	t32     [32]uint32
 	t64     [32]uint64
 }
@@ -143,6 +156,15 @@ func (w *warp) reset(ctaid int) {
 		w.r32[n[class32]+specCtaidX][l] = uint32(ctaid)
 	}
 	w.live, w.waiting, w.uniform, w.upc, w.total = w.exists, 0, true, 0, 0
+	w.sync()
+}
+
+// sync starts a new interval between synchronisations of the warp's lanes
+// (bar.warp.sync, bar.sync): shared-memory accesses of different lanes in
+// one interval are unordered (EXEC-7).
+func (w *warp) sync() {
+	w.c.epoch++
+	w.epoch = w.c.epoch
 }
 
 func (w *warp) fault(in *inst, lane int, err error, format string, args ...any) *Fault {
@@ -767,6 +789,7 @@ func (w *warp) warpOp(in *inst, exec uint32) error {
 		}
 		w.set32(in.d, exec, t)
 	case opWarpSync:
+		w.sync()
 	}
 	return nil
 }
@@ -856,13 +879,21 @@ func (w *warp) access(in *inst, l int, addr uint64) ([]byte, error) {
 		}
 		own := uint8(w.id + 1)
 		for i := addr; i < addr+width; i++ {
-			switch s := c.shadow[i]; s {
+			st := &c.state[i]
+			switch st.owner {
 			case own, shadowSettled:
 			case shadowUnwritten:
 				return nil, w.memFault(in, l, i, ErrUninitShared, "byte never written in this block")
 			default:
-				return nil, w.memFault(in, l, i, ErrSharedRace, "byte written by warp %d with no bar.sync between", s-1)
+				return nil, w.memFault(in, l, i, ErrSharedRace, "byte written by warp %d with no bar.sync between", st.owner-1)
 			}
+			if st.wEpoch == w.epoch && int(st.wLane) != l {
+				return nil, w.memFault(in, l, i, ErrSharedRace, "byte written by lane %d of this warp with no bar.warp.sync between", st.wLane)
+			}
+			if st.rEpoch != w.epoch {
+				st.rEpoch, st.rLanes = w.epoch, 0
+			}
+			st.rLanes |= 1 << l
 		}
 		return c.shared[addr : addr+width], nil
 	}
@@ -904,16 +935,25 @@ func (w *warp) store(in *inst, l int, addr uint64, v []byte) error {
 	own := uint8(w.id + 1)
 	for i, x := range v {
 		at := addr + uint64(i)
-		switch s := c.shadow[at]; s {
+		st := &c.state[at]
+		switch st.owner {
 		case own, shadowSettled, shadowUnwritten:
 		default:
-			return w.memFault(in, l, at, ErrSharedRace, "byte written by warp %d with no bar.sync between", s-1)
+			return w.memFault(in, l, at, ErrSharedRace, "byte written by warp %d with no bar.sync between", st.owner-1)
 		}
-		if c.stamp[at] == c.serial && c.shared[at] != x {
-			return w.memFault(in, l, at, ErrSharedRace, "another lane of this store wrote a different value")
+		if st.stamp == c.serial {
+			if c.shared[at] != x {
+				return w.memFault(in, l, at, ErrSharedRace, "lane %d of this store wrote a different value", st.wLane)
+			}
+		} else if st.wEpoch == w.epoch && int(st.wLane) != l && c.shared[at] != x {
+			return w.memFault(in, l, at, ErrSharedRace, "byte written by lane %d of this warp with no bar.warp.sync between", st.wLane)
 		}
-		c.shadow[at] = own
-		c.stamp[at] = c.serial
+		if st.rEpoch == w.epoch {
+			if others := st.rLanes &^ (1 << l); others != 0 {
+				return w.memFault(in, l, at, ErrSharedRace, "byte read by lanes %#08x of this warp with no bar.warp.sync between", others)
+			}
+		}
+		st.owner, st.wLane, st.wEpoch, st.stamp = own, uint8(l), w.epoch, c.serial
 		c.shared[at] = x
 	}
 	return nil

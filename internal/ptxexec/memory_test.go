@@ -84,7 +84,9 @@ func TestMemoryForms(t *testing.T) {
 		"ld.shared.u16 %r8, [%rd9+2];",  // high half of %r6
 		"ld.shared.u8 %r9, [%rd9+1];",   // byte 1 of %r6
 		"add.u64 %rd10, %rd8, %rd4;",
+		"bar.warp.sync 0xffffffff;", // the loads above are done before other lanes overwrite
 		"st.shared.u8 [%rd10+0], %r1;",
+		"bar.warp.sync 0xffffffff;",
 		"ld.shared.u8 %r10, [sm+3];", // lane 3's byte: in[3]'s low byte
 		"mul.wide.u32 %rd11, %r0, 2;",
 		"add.u64 %rd11, %rd8, %rd11;",
@@ -283,5 +285,42 @@ func TestBarSyncAndSharedRaces(t *testing.T) {
 	err, _ = launchErr(t, raceText, 1, 64, inOut(256))
 	if !errors.As(err, &f) || !errors.Is(err, ErrSharedRace) || f.Thread != 32 || f.Addr != 0 {
 		t.Fatalf("cross-warp read: %v, want a race fault at thread 32, address 0", err)
+	}
+}
+
+// Checks EXEC-7: lanes of one warp that communicate through shared memory
+// need bar.warp.sync between the accesses (read after write, write after
+// read, and writes of different values); with it, the same code runs.
+func TestIntraWarpHazards(t *testing.T) {
+	setup := []string{"mov.u64 %rd3, sm;", "add.u64 %rd4, %rd3, %rd2;"}
+	cases := []struct {
+		name  string
+		lines []string
+		fault bool
+	}{
+		{"read after write", []string{"st.shared.u32 [%rd4], %r0;", "SYNC", "ld.shared.u32 %r1, [%rd3+4];"}, true},
+		{"write after read", []string{"st.shared.u32 [%rd4], %r0;", "bar.warp.sync 0xffffffff;",
+			"ld.shared.u32 %r1, [%rd3+4];", "SYNC", "st.shared.u32 [%rd4], %r0;"}, true},
+		{"writes of different values", []string{"st.shared.u32 [%rd4], %r0;", "SYNC", "mov.u32 %r1, 7;",
+			"setp.eq.u32 %p1, %r0, 1;", "@%p1 st.shared.u32 [%rd3], %r1;"}, true},
+		{"own bytes", []string{"st.shared.u32 [%rd4], %r0;", "SYNC", "ld.shared.u32 %r1, [%rd4];", "SYNC", "st.shared.u32 [%rd4], %r1;"}, false},
+	}
+	for _, c := range cases {
+		for _, synced := range []bool{false, true} {
+			var lines []string
+			for _, l := range c.lines {
+				if l == "SYNC" {
+					if !synced {
+						continue
+					}
+					l = "bar.warp.sync 0xffffffff;"
+				}
+				lines = append(lines, l)
+			}
+			err, _ := launchErr(t, entry([]string{"in", "out"}, 128, body(prologue, setup, lines, []string{"ret;"})...), 1, 32, inOut(128))
+			if want := c.fault && !synced; want != errors.Is(err, ErrSharedRace) || !want && err != nil {
+				t.Errorf("%s (synchronised %v): %v", c.name, synced, err)
+			}
+		}
 	}
 }

@@ -33,7 +33,7 @@ var (
 	ErrOutOfBounds  = errors.New("ptxexec: out-of-bounds access")
 	ErrMisaligned   = errors.New("ptxexec: misaligned access")
 	ErrUninitShared = errors.New("ptxexec: read of shared memory never written")
-	ErrSharedRace   = errors.New("ptxexec: shared-memory race between warps")
+	ErrSharedRace   = errors.New("ptxexec: shared-memory race")
 	ErrUndefinedReg = errors.New("ptxexec: read of a register never written")
 	ErrDivergent    = errors.New("ptxexec: divergent uniform operation")
 	ErrMemberMask   = errors.New("ptxexec: invalid member mask")
