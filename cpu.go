@@ -5,13 +5,20 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/lz4warp/lz4warp/internal/fastlz4"
 	"github.com/lz4warp/lz4warp/reference"
 )
 
-// compressScalar runs the reference codec on one goroutine.
+// The CPU backends both run package fastlz4, whose output is byte for byte
+// the reference's (API-16): BackendScalar on the calling goroutine,
+// BackendSIMD over one goroutine per core. "SIMD" is the word-at-a-time
+// codec: 8-byte loads, XOR and trailing-zero counts in general-purpose
+// registers, not vector instructions.
+
+// compressScalar compresses the batch on the calling goroutine.
 func compressScalar(pages []Page) []CompressedPage {
 	out := make([]CompressedPage, len(pages))
-	compressRange(pages, out, reference.EncodePage)
+	compressRange(pages, out)
 	return out
 }
 
@@ -19,20 +26,22 @@ func compressScalar(pages []Page) []CompressedPage {
 func compressParallel(pages []Page) []CompressedPage {
 	out := make([]CompressedPage, len(pages))
 	parallelRanges(len(pages), func(lo, hi int) {
-		compressRange(pages[lo:hi], out[lo:hi], reference.EncodePage)
+		compressRange(pages[lo:hi], out[lo:hi])
 	})
 	return out
 }
 
 // compressRange encodes pages into one buffer per call, so that a batch
 // holds its compressed bytes in a few allocations rather than one per page.
-func compressRange(pages []Page, out []CompressedPage, encode func([]byte, *[PageSize]byte) (reference.Kind, int)) {
-	var scratch [reference.PageBound]byte
-	buf := make([]byte, 0, len(pages)*PageSize/2)
+// Each page is encoded straight into the buffer's free tail.
+func compressRange(pages []Page, out []CompressedPage) {
+	var enc fastlz4.Encoder
+	buf := make([]byte, 0, len(pages)*PageSize/2+reference.PageBound)
 	ends := make([]int, len(pages))
 	for i := range pages {
-		kind, n := encode(scratch[:], &pages[i])
-		buf = append(buf, scratch[:n]...)
+		buf = slices.Grow(buf, reference.PageBound)
+		kind, n := enc.EncodePage(buf[len(buf):len(buf)+reference.PageBound], &pages[i])
+		buf = buf[:len(buf)+n]
 		out[i].Kind = PageKind(kind)
 		ends[i] = len(buf)
 	}
@@ -48,7 +57,7 @@ func decompressParallel(pages []CompressedPage, dst []Page) error {
 	var bad []*PageError
 	parallelRanges(len(pages), func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			if err := reference.DecodePage(&dst[i], reference.Kind(pages[i].Kind), pages[i].Data); err != nil {
+			if err := fastlz4.DecodePage(&dst[i], reference.Kind(pages[i].Kind), pages[i].Data); err != nil {
 				mu.Lock()
 				bad = append(bad, &PageError{Index: i, Err: err})
 				mu.Unlock()

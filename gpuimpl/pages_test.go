@@ -79,6 +79,27 @@ func genPage(kind string, rng *rand.Rand) *[PageSize]byte {
 		if rng.IntN(2) == 0 {
 			p[PageSize-1-rng.IntN(16)] = 1
 		}
+	case "mixed": // pieces of the other kinds, as a page of a real process
+		for i := 0; i < PageSize; {
+			n := min(PageSize-i, 256<<rng.IntN(4))
+			piece := genPage(pageKinds[rng.IntN(len(pageKinds))], rng)
+			at := rng.IntN(PageSize - n + 1)
+			i += copy(p[i:i+n], piece[at:at+n])
+		}
+	case "tailmatch": // a repeat that runs into the last bytes: PARSE-4's and PARSE-6's bounds
+		fillRandom(p[:], rng)
+		n := 4 + rng.IntN(60)
+		from := rng.IntN(PageSize - 2*n)
+		to := PageSize - n - rng.IntN(12)
+		if to < from+n {
+			to = from + n
+		}
+		copy(p[to:], p[from:from+n])
+		if rng.IntN(2) == 0 { // or a run of one byte over the whole end
+			for i := PageSize - 1 - rng.IntN(200); i < PageSize; i++ {
+				p[i] = 0x41
+			}
+		}
 	default:
 		panic("unknown page kind " + kind)
 	}
