@@ -2,120 +2,96 @@
 
 package falsification
 
-/*
-#cgo LDFLAGS: -lcuda
-#include <cuda.h>
-
-static const char *lz4warpErrorName(int code) {
-	const char *s = 0;
-	if (cuGetErrorName((CUresult)code, &s) != CUDA_SUCCESS) return 0;
-	return s;
-}
-*/
-import "C"
-
 import (
+	"encoding/binary"
+	"errors"
 	"fmt"
-	"reflect"
-	"runtime"
-	"strings"
-	"unsafe"
 
-	"gorgonia.org/cu"
+	"github.com/lz4warp/lz4warp/internal/cudart"
 )
 
-// resultName is the CUDA name of a driver API result (CUDA_SUCCESS for nil).
+// resultName is the CUDA name of a driver call's result (CUDA_SUCCESS for
+// nil).
 func resultName(err error) string {
 	if err == nil {
 		return success
 	}
-	v := reflect.ValueOf(err)
-	if v.Kind() == reflect.Int {
-		if s := C.lz4warpErrorName(C.int(v.Int())); s != nil {
-			return C.GoString(s)
-		}
-		return fmt.Sprintf("CUresult %d", v.Int())
+	var ce *cudart.Error
+	if errors.As(err, &ce) {
+		return ce.Code.Name()
 	}
 	return err.Error()
 }
 
-// DeviceInfo names device 0 and the driver's CUDA version.
+// DeviceInfo names device 0, its compute capability (e.g. 90) and the
+// driver's API version (e.g. 13000).
 func DeviceInfo() (name string, sm int, driverAPI int, err error) {
-	dev := cu.Device(0)
-	if name, err = dev.Name(); err != nil {
-		return "", 0, 0, err
-	}
-	major, err := dev.Attribute(cu.ComputeCapabilityMajor)
+	info, err := cudart.Device(0)
 	if err != nil {
 		return "", 0, 0, err
 	}
-	minor, err := dev.Attribute(cu.ComputeCapabilityMinor)
-	if err != nil {
-		return "", 0, 0, err
-	}
-	return name, 10*major + minor, cu.Version(), nil
+	return info.Name, 10*info.Major + info.Minor, cudart.DriverVersion(), nil
 }
 
 // RunOnDevice launches the experiment's kernel on device 0 in a context of
-// its own, created for this run and destroyed after it, so that a sticky
-// error (an illegal address) cannot leak into the next experiment. It
-// fills every field of the Outcome except Sanitizer; JITLog is the driver's
-// error log when the JIT fails.
+// its own, created for this run and destroyed after it. It fills every
+// field of the Outcome except Sanitizer; jitLog is the driver's error log
+// when the JIT fails. A kernel fault is an outcome, not an error; err
+// reports a failure of the harness itself (no device, no memory).
+//
+// After a fault the driver may refuse every later context in the process,
+// so callers run one experiment per process (FALS-4).
 func RunOnDevice(e Experiment) (o Outcome, jitLog string, err error) {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
 	_, sm, _, err := DeviceInfo()
 	if err != nil {
 		return o, "", err
 	}
-	dev := cu.Device(0)
-	ctx, err := dev.MakeContext(cu.SchedAuto)
+	ctx, err := cudart.NewContext(0)
 	if err != nil {
-		return o, "", fmt.Errorf("falsification: creating a context: %s", resultName(err))
+		return o, "", err
 	}
-	defer ctx.Destroy()
+	defer ctx.Close()
 
 	o.Launch, o.Sync, o.Output = "-", "-", "-"
-	logBuf := make([]byte, 1<<14)
-	mod, err := cu.LoadDataEx(e.PTX(TargetSM(sm)), &cu.JITErrorLogBuffer{Buffer: logBuf})
+	mod, err := ctx.LoadPTX(e.PTX(TargetSM(sm)))
 	o.JIT = resultName(err)
 	if err != nil {
-		return o, strings.TrimRight(string(logBuf[:cStringLen(logBuf)]), "\n"), nil
+		var ce *cudart.Error
+		if errors.As(err, &ce) {
+			return o, ce.Log, nil
+		}
+		return o, "", err
 	}
 	fn, err := mod.Function(KernelName)
 	if err != nil {
-		return o, "", fmt.Errorf("falsification: %s: %s", KernelName, resultName(err))
+		return o, "", err
 	}
-	dst, err := cu.MemAlloc(4 * Words)
+	dst, err := ctx.Alloc(4 * Words)
 	if err != nil {
-		return o, "", fmt.Errorf("falsification: allocating: %s", resultName(err))
+		return o, "", err
 	}
-	if err := cu.MemsetD32(dst, Poison, Words); err != nil {
-		return o, "", fmt.Errorf("falsification: poisoning: %s", resultName(err))
+	buf := make([]byte, 4*Words)
+	for i := range Words {
+		binary.LittleEndian.PutUint32(buf[4*i:], Poison)
 	}
-	if err := cu.Synchronize(); err != nil {
-		return o, "", fmt.Errorf("falsification: before the launch: %s", resultName(err))
+	if err := ctx.CopyHtoD(dst, buf); err != nil {
+		return o, "", fmt.Errorf("falsification: poisoning the output: %w", err)
 	}
-	dstArg, biasArg := uint64(dst), e.Bias
-	params := []unsafe.Pointer{unsafe.Pointer(&dstArg), unsafe.Pointer(&biasArg)}
-	o.Launch = resultName(fn.Launch(e.Config.Blocks(), 1, 1, e.Config.Threads(), 1, 1, 0, cu.Stream{}, params))
-	o.Sync = resultName(cu.Synchronize())
-	got := make([]uint32, Words)
-	if err := cu.MemcpyDtoH(unsafe.Pointer(&got[0]), dst, 4*Words); err != nil {
+	stream, err := ctx.NewStream()
+	if err != nil {
+		return o, "", err
+	}
+	grid, block := cudart.Dim{X: e.Config.Blocks()}, cudart.Dim{X: e.Config.Threads()}
+	o.Launch = resultName(stream.Launch(fn, grid, block, 0, uint64(dst), e.Bias))
+	o.Sync = resultName(ctx.Synchronize())
+	if err := ctx.CopyDtoH(buf, dst); err != nil {
 		o.Output = "unreadable (" + resultName(err) + ")"
-	} else {
-		o.Output = e.CompareOutput(got)
+		return o, "", nil
 	}
-	// The buffer is freed with the context; after a sticky error MemFree
-	// itself fails.
+	got := make([]uint32, Words)
+	for i := range got {
+		got[i] = binary.LittleEndian.Uint32(buf[4*i:])
+	}
+	o.Output = e.CompareOutput(got)
 	return o, "", nil
-}
-
-func cStringLen(b []byte) int {
-	for i, c := range b {
-		if c == 0 {
-			return i
-		}
-	}
-	return len(b)
 }
