@@ -183,6 +183,10 @@ var (
 		Sanitizer: "Invalid __global__ write of size 4 bytes"}
 	farWrite = Outcome{JIT: success, Launch: success, Sync: "CUDA_ERROR_ILLEGAL_ADDRESS",
 		Output: "unreadable (CUDA_ERROR_ILLEGAL_ADDRESS)", Sanitizer: "Invalid __global__ write of size 4 bytes"}
+	// The same out-of-bounds write as farWrite, reported with another code
+	// when the offset comes through shared memory (FALS-7).
+	farWriteAfterShared = Outcome{JIT: success, Launch: success, Sync: "CUDA_ERROR_INVALID_ADDRESS_SPACE",
+		Output: "unreadable (CUDA_ERROR_INVALID_ADDRESS_SPACE)", Sanitizer: "Invalid __global__ write of size 4 bytes"}
 )
 
 // Experiments lists every experiment, F081's then F082's, in ID order.
@@ -283,7 +287,7 @@ var experiments = []Experiment{
 		Prediction: "CUDA_ERROR_ILLEGAL_ADDRESS; memcheck reports invalid global writes",
 		Config:     BaseF082, Bias: 0x10000000,
 		Cause:    "PTX error: the offset value lies outside the buffer; F082-11 crashes alike with no shared memory",
-		Recorded: farWrite,
+		Recorded: farWriteAfterShared,
 	},
 	{
 		ID: "F082-8", Claim: F082, Varied: "no bar.sync between the shared store and load",
