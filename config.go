@@ -23,7 +23,7 @@ func (c Config) Validate() error {
 	case c.DeviceIndex < 0:
 		return fmt.Errorf("%w: DeviceIndex %d is negative", ErrInvalidConfig, c.DeviceIndex)
 	case c.Algorithm != AlgorithmLZ4:
-		return fmt.Errorf("%w: unknown algorithm %v", ErrInvalidConfig, c.Algorithm)
+		return fmt.Errorf("%w: Algorithm %v is unknown", ErrInvalidConfig, c.Algorithm)
 	case c.BatchSize < 1:
 		return fmt.Errorf("%w: BatchSize %d is less than 1", ErrInvalidConfig, c.BatchSize)
 	case c.RingBufferSlots < 1:

@@ -1,6 +1,9 @@
 package lz4warp
 
-import "time"
+import (
+	"math"
+	"time"
+)
 
 // BatchResult is the outcome of one CompressBatch call.
 type BatchResult struct {
@@ -34,7 +37,16 @@ func (r *BatchResult) CompressionRatio() float64 {
 // PCIeRuleSatisfied reports kernel time > 5 × (H2D + D2H), strictly
 // (API-5): all-zero timings, as CPU batches have, are false.
 func (r *BatchResult) PCIeRuleSatisfied() bool {
-	return r.KernelTime > PCIeRuleFactor*(r.H2DTime+r.D2HTime)
+	transfer := r.H2DTime + r.D2HTime
+	overflow := (r.H2DTime > 0 && r.D2HTime > 0 && transfer < 0) ||
+		(r.H2DTime < 0 && r.D2HTime < 0 && transfer >= 0) ||
+		transfer > math.MaxInt64/time.Duration(PCIeRuleFactor) || transfer < math.MinInt64/time.Duration(PCIeRuleFactor)
+	if overflow {
+		// Durations of centuries: 5 × transfer does not fit in an int64, and
+		// wrapping around would flip the verdict; float64 keeps its sign.
+		return float64(r.KernelTime) > PCIeRuleFactor*(float64(r.H2DTime)+float64(r.D2HTime))
+	}
+	return r.KernelTime > PCIeRuleFactor*transfer
 }
 
 // Stats accumulates over a Compressor's lifetime (API-8, API-14).

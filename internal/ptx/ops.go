@@ -96,7 +96,8 @@ var letters = map[byte]accept{
 	'a': aAddr,
 	'l': aLabel,
 	'v': aVec4,
-	'm': aR32 | aImm, // member mask
+	'm': aR32 | aImm,    // member mask
+	'Z': aR64 | aSymbol, // cvta source: a register or a variable's address
 }
 
 // forms maps every instruction form the builder emits to its operands.
@@ -109,6 +110,7 @@ func init() {
 		"cvt.u64.u32":          "d,r",
 		"cvt.u32.u64":          "r,d",
 		"cvta.to.global.u64":   "d,d",
+		"cvta.shared.u64":      "d,Z",
 		"add.u32":              "r,R,R",
 		"sub.u32":              "r,R,R",
 		"mul.lo.u32":           "r,R,R",
@@ -148,6 +150,9 @@ func init() {
 		"st.shared.u16":        "a,r",
 		"st.shared.u32":        "a,r",
 		"st.shared.v4.u32":     "a,v",
+		"ld.u32":               "r,a",
+		"st.u32":               "a,r",
+		"bar.sync":             "R",
 		"match.any.sync.b32":   "r,R,m",
 		"vote.sync.ballot.b32": "r,P,m",
 		"shfl.sync.idx.b32":    "r,R,R,R,m",
@@ -310,25 +315,38 @@ func (k *Kernel) Cvt32(dst, a Reg) { k.Emit("cvt.u32.u64", dst, a) }
 // global one.
 func (k *Kernel) CvtaGlobal(dst, a Reg) { k.Emit("cvta.to.global.u64", dst, a) }
 
+// CvtaShared converts an address in the shared state space (a shared
+// variable's name, or a register holding such an address) to a generic one.
+func (k *Kernel) CvtaShared(dst Reg, a Operand) { k.Emit("cvta.shared.u64", dst, a) }
+
 // Space is a state space of loads and stores.
 type Space string
 
-// State spaces.
+// State spaces. Generic is no state space: the address is a generic one,
+// which the hardware maps to global, shared or local memory.
 const (
-	Global Space = "global"
-	Shared Space = "shared"
-	Param  Space = "param"
+	Global  Space = "global"
+	Shared  Space = "shared"
+	Param   Space = "param"
+	Generic Space = ""
 )
+
+func memOp(op string, space Space, typ string) string {
+	if space == Generic {
+		return op + "." + typ
+	}
+	return op + "." + string(space) + "." + typ
+}
 
 // Ld loads a value of type typ (u8, u16, u32, u64) from space into dst;
 // narrower values are zero-extended into a 32-bit register.
 func (k *Kernel) Ld(space Space, typ string, dst Reg, addr Address) {
-	k.Emit("ld."+string(space)+"."+typ, dst, addr)
+	k.Emit(memOp("ld", space, typ), dst, addr)
 }
 
 // St stores the low typ bits of src to space.
 func (k *Kernel) St(space Space, typ string, addr Address, src Reg) {
-	k.Emit("st."+string(space)+"."+typ, addr, src)
+	k.Emit(memOp("st", space, typ), addr, src)
 }
 
 // LdV4 loads 16 aligned bytes into four 32-bit registers.
@@ -358,6 +376,10 @@ func (k *Kernel) ShflIdx(dst Reg, value, src, c, mask Operand) {
 
 // WarpSync waits for the lanes in mask and orders their memory accesses.
 func (k *Kernel) WarpSync(mask Operand) { k.Emit("bar.warp.sync", mask) }
+
+// BarSync waits for every thread of the block at barrier id and orders
+// their shared and global memory accesses.
+func (k *Kernel) BarSync(id Operand) { k.Emit("bar.sync", id) }
 
 // Bra jumps to l; BraUni promises that every active thread jumps alike.
 func (k *Kernel) Bra(l Label)    { k.Emit("bra", l) }

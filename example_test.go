@@ -1,0 +1,202 @@
+package lz4warp_test
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/lz4warp/lz4warp"
+)
+
+// Compress a batch of pages and restore it. A batch of 3 pages runs on the
+// scalar backend on every machine (SelectBackend), so the output is fixed.
+func Example() {
+	c, err := lz4warp.NewCompressor(lz4warp.DefaultConfig())
+	if err != nil {
+		panic(err)
+	}
+	defer c.Close()
+
+	pages := make([]lz4warp.Page, 3)
+	// pages[0] stays zero: a same-filled page.
+	copy(pages[1][:], strings.Repeat("a page of text compresses well. ", 128))
+	x := uint32(1)
+	for i := range pages[2] { // noise: stored raw
+		x ^= x << 13
+		x ^= x >> 17
+		x ^= x << 5
+		pages[2][i] = byte(x)
+	}
+
+	res, err := c.CompressBatch(pages)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("backend:", res.Backend)
+	for i, p := range res.Pages {
+		fmt.Printf("page %d: %s, %d bytes\n", i, p.Kind, len(p.Data))
+	}
+	fmt.Printf("ratio: %.2f\n", res.CompressionRatio())
+
+	restored := make([]lz4warp.Page, len(res.Pages))
+	if err := c.DecompressBatch(res.Pages, restored); err != nil {
+		panic(err)
+	}
+	fmt.Println("round trip:", restored[0] == pages[0] && restored[1] == pages[1] && restored[2] == pages[2])
+	// Output:
+	// backend: scalar
+	// page 0: same, 8 bytes
+	// page 1: lz4, 58 bytes
+	// page 2: raw, 4096 bytes
+	// ratio: 2.95
+	// round trip: true
+}
+
+// A corrupt page is reported with its index; the other pages are restored.
+func ExampleCompressor_DecompressBatch() {
+	c, _ := lz4warp.NewCompressor(lz4warp.DefaultConfig())
+	defer c.Close()
+	var page lz4warp.Page
+	copy(page[:], "hello, hello, hello, hello")
+	res, _ := c.CompressBatch([]lz4warp.Page{page, page, page})
+	res.Pages[1].Data = res.Pages[1].Data[:5] // truncate page 1
+
+	dst := make([]lz4warp.Page, 3)
+	err := c.DecompressBatch(res.Pages, dst)
+	var de *lz4warp.DecodeError
+	if errors.As(err, &de) {
+		for _, pe := range de.Pages {
+			fmt.Println("corrupt page:", pe.Index)
+		}
+	}
+	fmt.Println("ErrCorrupt:", errors.Is(err, lz4warp.ErrCorrupt))
+	fmt.Println("pages 0 and 2 restored:", dst[0] == page && dst[2] == page)
+
+	err = c.DecompressBatch(res.Pages, dst[:2])
+	fmt.Println("short dst:", errors.Is(err, lz4warp.ErrShortBuffer))
+	// Output:
+	// corrupt page: 1
+	// ErrCorrupt: true
+	// pages 0 and 2 restored: true
+	// short dst: true
+}
+
+// Stats add up over every batch of a Compressor.
+func ExampleCompressor_Stats() {
+	c, _ := lz4warp.NewCompressor(lz4warp.DefaultConfig())
+	defer c.Close()
+	for range 2 {
+		c.CompressBatch(make([]lz4warp.Page, 8)) // zero pages: 8 bytes each
+	}
+	s := c.Stats()
+	fmt.Println("pages:", s.PagesCompressed)
+	fmt.Println("bytes in:", s.TotalBytesIn, "out:", s.TotalBytesOut)
+	fmt.Println("ratio:", s.CompressionRatio())
+	// Output:
+	// pages: 16
+	// bytes in: 65536 out: 128
+	// ratio: 512
+}
+
+func ExampleDefaultConfig() {
+	cfg := lz4warp.DefaultConfig()
+	fmt.Printf("%+v\n", cfg)
+	// Output:
+	// {DeviceIndex:0 Algorithm:lz4 BatchSize:1000 AsyncDMA:true RingBufferSlots:4}
+}
+
+func ExampleConfig_Validate() {
+	cfg := lz4warp.DefaultConfig()
+	cfg.RingBufferSlots = 0
+	err := cfg.Validate()
+	fmt.Println(err)
+	fmt.Println(errors.Is(err, lz4warp.ErrInvalidConfig))
+	// Output:
+	// lz4warp: invalid configuration: RingBufferSlots 0 is less than 1
+	// true
+}
+
+func ExampleSelectBackend() {
+	for _, n := range []int{1, 4, 999, 1000, 5000} {
+		fmt.Printf("%5d pages: with a GPU %-6s without %s\n", n, lz4warp.SelectBackend(n, true), lz4warp.SelectBackend(n, false))
+	}
+	// Output:
+	//     1 pages: with a GPU scalar without scalar
+	//     4 pages: with a GPU simd   without simd
+	//   999 pages: with a GPU simd   without simd
+	//  1000 pages: with a GPU gpu    without simd
+	//  5000 pages: with a GPU gpu    without simd
+}
+
+// The rule depends on the two rates only: the page count cancels out.
+func ExampleMeetsPCIeRule() {
+	fmt.Println(lz4warp.MeetsPCIeRule(10000, 64, 500)) // PCIe Gen5 x16, fast GPU
+	fmt.Println(lz4warp.MeetsPCIeRule(1, 64, 500))     // one page: same verdict
+	fmt.Println(lz4warp.MeetsPCIeRule(10000, 16, 500)) // PCIe Gen3 x16: never
+	fmt.Println(lz4warp.MeetsPCIeRule(0, 64, 500))     // no pages
+	// Output:
+	// true
+	// true
+	// false
+	// false
+}
+
+func ExampleDeviceInfo_OptimalBatchSize() {
+	const MiB = 1 << 20
+	for _, d := range []lz4warp.DeviceInfo{
+		{Name: "H100", L2CacheSize: 50 * MiB},
+		{Name: "A100", L2CacheSize: 40 * MiB},
+		{Name: "RTX 4090", L2CacheSize: 72 * MiB},
+		{Name: "RTX 3090", L2CacheSize: 6 * MiB},
+	} {
+		fmt.Printf("%-8s %5d pages\n", d.Name, d.OptimalBatchSize())
+	}
+	// Output:
+	// H100     10240 pages
+	// A100      8192 pages
+	// RTX 4090 14745 pages
+	// RTX 3090  1228 pages
+}
+
+func ExampleDeviceInfo_IsSupported() {
+	for _, cc := range [][2]int{{6, 1}, {7, 0}, {9, 0}} {
+		d := lz4warp.DeviceInfo{ComputeCapability: cc, Backend: lz4warp.GPUBackendCUDA}
+		fmt.Printf("sm_%d%d: %v\n", cc[0], cc[1], d.IsSupported())
+	}
+	// Output:
+	// sm_61: false
+	// sm_70: true
+	// sm_90: true
+}
+
+// The figures of a batch, here with timings as a GPU batch reports them.
+func ExampleBatchResult() {
+	res := &lz4warp.BatchResult{
+		Pages: []lz4warp.CompressedPage{
+			{Kind: lz4warp.KindSame, Data: make([]byte, 8)},
+			{Kind: lz4warp.KindLZ4, Data: make([]byte, 1016)},
+		},
+		Backend:    lz4warp.BackendGPU,
+		H2DTime:    100 * time.Microsecond,
+		KernelTime: 600 * time.Microsecond,
+		D2HTime:    10 * time.Microsecond,
+		TotalTime:  1 * time.Millisecond,
+	}
+	fmt.Printf("ratio: %.1f\n", res.CompressionRatio())
+	fmt.Printf("throughput: %.3g B/s\n", res.ThroughputBytesPerSec(2*lz4warp.PageSize))
+	fmt.Println("kernel > 5 × transfers:", res.PCIeRuleSatisfied())
+	// Output:
+	// ratio: 8.0
+	// throughput: 8.19e+06 B/s
+	// kernel > 5 × transfers: true
+}
+
+func ExampleStats() {
+	s := lz4warp.Stats{TotalBytesIn: 8e9, TotalBytesOut: 2e9, TotalTime: 2 * time.Second}
+	fmt.Println("ratio:", s.CompressionRatio())
+	fmt.Println("GB/s:", s.ThroughputGBps())
+	// Output:
+	// ratio: 4
+	// GB/s: 4
+}

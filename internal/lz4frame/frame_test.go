@@ -1,0 +1,421 @@
+package lz4frame
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lz4warp/lz4warp/internal/lz4cmd"
+	"github.com/lz4warp/lz4warp/reference"
+	"github.com/pierrec/lz4/v4"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.lz4 with the lz4 command")
+
+// sample is deterministic data of n bytes mixing words, zero runs and
+// random bytes, so that frames hold LZ4 and stored blocks.
+func sample(n int, seed uint64) []byte {
+	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b9))
+	words := strings.Fields("page frame block lz4 warp kernel batch zero the of and memory compress")
+	var b bytes.Buffer
+	for b.Len() < n {
+		switch rng.IntN(8) {
+		case 0:
+			b.Write(make([]byte, rng.IntN(6000)))
+		case 1:
+			r := make([]byte, rng.IntN(5000))
+			for i := range r {
+				r[i] = byte(rng.Uint32())
+			}
+			b.Write(r)
+		default:
+			for i := rng.IntN(400); i > 0; i-- {
+				b.WriteString(words[rng.IntN(len(words))])
+				b.WriteByte(' ')
+			}
+		}
+	}
+	return b.Bytes()[:n]
+}
+
+// encode writes data as lz4warp does: one frame, 4 KiB per block, each the
+// canonical LZ4 block, stored when compression does not pay.
+func encode(t testing.TB, data []byte, opts WriterOptions) []byte {
+	var buf bytes.Buffer
+	w := NewWriter(&buf, opts)
+	block := make([]byte, reference.CompressBlockBound(4096))
+	for off := 0; off < len(data); off += 4096 {
+		chunk := data[off:min(off+4096, len(data))]
+		n, err := reference.CompressBlock(block, chunk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.WriteBlock(chunk, block[:n]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if w.Written() != int64(buf.Len()) {
+		t.Fatalf("Written %d, wrote %d", w.Written(), buf.Len())
+	}
+	return buf.Bytes()
+}
+
+func decode(r io.Reader) ([]byte, error) {
+	var out bytes.Buffer
+	_, err := out.ReadFrom(NewReader(r))
+	return out.Bytes(), err
+}
+
+// Checks CLI-3: the header of the frames lz4warp writes.
+func TestWriterHeader(t *testing.T) {
+	got := encode(t, nil, WriterOptions{})
+	// magic, FLG 0x64 (version 1, independent blocks, content checksum),
+	// BD 0x40 (64 KiB), HC, end mark, XXH32 of nothing: the lz4 command
+	// writes the same bytes for an empty input.
+	want := []byte{0x04, 0x22, 0x4d, 0x18, 0x64, 0x40, 0xa7, 0, 0, 0, 0, 0x05, 0x5d, 0xcc, 0x02}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("empty frame % x, want % x", got, want)
+	}
+}
+
+// Checks CLI-3: one block per 4 KiB, stored blocks for what does not compress.
+func TestWriterBlocks(t *testing.T) {
+	data := sample(50000, 1)
+	frame := encode(t, data, WriterOptions{})
+	pos, blocks, stored := 7, 0, 0
+	for {
+		word := binary.LittleEndian.Uint32(frame[pos:])
+		pos += 4
+		if word == 0 {
+			break
+		}
+		size := int(word &^ uncompressedBit)
+		if word&uncompressedBit != 0 {
+			stored++
+			if size != min(4096, len(data)-blocks*4096) {
+				t.Fatalf("stored block %d holds %d bytes", blocks, size)
+			}
+		}
+		pos += size
+		blocks++
+	}
+	if want := (len(data) + 4095) / 4096; blocks != want {
+		t.Fatalf("%d blocks, want %d", blocks, want)
+	}
+	if stored == 0 || stored == blocks {
+		t.Fatalf("%d of %d blocks stored: the sample should mix both", stored, blocks)
+	}
+	if pos+4 != len(frame) {
+		t.Fatalf("frame of %d bytes ends at %d", len(frame), pos+4)
+	}
+}
+
+func TestRoundTripOwn(t *testing.T) {
+	for _, n := range []int{0, 1, 11, 4095, 4096, 4097, 12288, 100001} {
+		for _, bc := range []bool{false, true} {
+			data := sample(n, uint64(n))
+			got, err := decode(bytes.NewReader(encode(t, data, WriterOptions{BlockChecksum: bc})))
+			if err != nil || !bytes.Equal(got, data) {
+				t.Fatalf("%d bytes, block checksums %v: err %v, equal %v", n, bc, err, bytes.Equal(got, data))
+			}
+		}
+	}
+}
+
+// Checks CLI-3: pierrec/lz4's frame Reader reads what the Writer writes.
+func TestWriterToPierrec(t *testing.T) {
+	for _, n := range []int{0, 5000, 100001} {
+		data := sample(n, 7)
+		for _, bc := range []bool{false, true} {
+			got, err := io.ReadAll(lz4.NewReader(bytes.NewReader(encode(t, data, WriterOptions{BlockChecksum: bc}))))
+			if err != nil || !bytes.Equal(got, data) {
+				t.Fatalf("%d bytes: pierrec read err %v, equal %v", n, err, bytes.Equal(got, data))
+			}
+		}
+	}
+}
+
+// Checks CLI-5: the Reader reads pierrec/lz4's frames of every block size
+// and option.
+func TestPierrecToReader(t *testing.T) {
+	data := sample(300000, 9)
+	cases := map[string][]lz4.Option{
+		"64K":        {lz4.BlockSizeOption(lz4.Block64Kb)},
+		"256K+bcsum": {lz4.BlockSizeOption(lz4.Block256Kb), lz4.BlockChecksumOption(true)},
+		"1M+size":    {lz4.BlockSizeOption(lz4.Block1Mb), lz4.SizeOption(uint64(len(data)))},
+		"4M+csum":    {lz4.BlockSizeOption(lz4.Block4Mb), lz4.ChecksumOption(true)},
+		"legacy":     {lz4.LegacyOption(true)},
+		"level9":     {lz4.CompressionLevelOption(lz4.Level9)},
+	}
+	for name, opts := range cases {
+		var buf bytes.Buffer
+		zw := lz4.NewWriter(&buf)
+		if err := zw.Apply(opts...); err != nil {
+			t.Fatal(err)
+		}
+		zw.Write(data)
+		if err := zw.Close(); err != nil {
+			t.Fatal(err)
+		}
+		got, err := decode(&buf)
+		if err != nil || !bytes.Equal(got, data) {
+			t.Errorf("%s: err %v, equal %v", name, err, bytes.Equal(got, data))
+		}
+	}
+}
+
+// lz4Variants are lz4 command lines whose frames the Reader must read:
+// linked blocks, every block size, block checksums, content size, legacy.
+var lz4Variants = map[string][]string{
+	"linked64K":   {"-BD", "-B4"},
+	"linked256K":  {"-BD", "-B5", "--content-size"},
+	"indep1M":     {"-B6", "-BX"},
+	"indep4M":     {"-B7"},
+	"legacy":      {"-l"},
+	"level9":      {"-9", "-BD", "-B4"},
+	"fast":        {"--fast=3"},
+	"nochecksums": {"--no-frame-crc", "-B4"},
+}
+
+// Checks CLI-5: frames written by the lz4 command, and CLI-3: the command
+// reads the Writer's frames.
+func TestLZ4Command(t *testing.T) {
+	data := sample(600000, 11)
+	for _, args := range lz4Variants {
+		frame := lz4cmd.Run(t, data, append([]string{"-c", "-q"}, args...)...)
+		got, err := decode(bytes.NewReader(frame))
+		if err != nil || !bytes.Equal(got, data) {
+			t.Errorf("lz4 %v: err %v, equal %v", args, err, bytes.Equal(got, data))
+		}
+	}
+	for _, n := range []int{0, 1, 4096, 600000} {
+		out := lz4cmd.Run(t, encode(t, data[:n], WriterOptions{BlockChecksum: n == 4096}), "-d", "-c", "-q")
+		if !bytes.Equal(out, data[:n]) {
+			t.Errorf("lz4 -d of a %d-byte frame: %d bytes, differ", n, len(out))
+		}
+	}
+}
+
+// Golden frames written by the lz4 command (go test -update rewrites them),
+// so that the Reader is checked against them even without the command.
+func TestGoldenLZ4Frames(t *testing.T) {
+	data := sample(70000, 13)
+	for name, args := range lz4Variants {
+		path := filepath.Join("testdata", name+".lz4")
+		if *update {
+			frame := lz4cmd.Run(t, data, append([]string{"-c", "-q"}, args...)...)
+			if err := os.WriteFile(path, frame, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		frame, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := decode(bytes.NewReader(frame))
+		if err != nil || !bytes.Equal(got, data) {
+			t.Errorf("%s: err %v, equal %v", path, err, bytes.Equal(got, data))
+		}
+	}
+}
+
+func skippable(n int) []byte {
+	f := binary.LittleEndian.AppendUint32(nil, SkippableMagic+5)
+	f = binary.LittleEndian.AppendUint32(f, uint32(n))
+	return append(f, make([]byte, n)...)
+}
+
+// Checks CLI-5: concatenated frames of every kind read as one stream.
+func TestConcatenated(t *testing.T) {
+	a, b := sample(9000, 21), sample(20000, 22)
+	legacy := golden(t, "legacy")
+	var stream []byte
+	stream = append(stream, skippable(10)...)
+	stream = append(stream, encode(t, a, WriterOptions{})...)
+	stream = append(stream, skippable(0)...)
+	stream = append(stream, legacy...)
+	stream = append(stream, encode(t, b, WriterOptions{})...)
+	stream = append(stream, legacy...)
+	want := append(append(append(append([]byte{}, a...), sample(70000, 13)...), b...), sample(70000, 13)...)
+	r := NewReader(bytes.NewReader(stream))
+	got, err := io.ReadAll(r)
+	if err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("err %v, %d bytes, want %d", err, len(got), len(want))
+	}
+	if r.Frames() != 4 || r.Offset() != int64(len(stream)) {
+		t.Fatalf("%d frames, offset %d; want 4 frames, offset %d", r.Frames(), r.Offset(), len(stream))
+	}
+}
+
+func golden(t *testing.T, name string) []byte {
+	b, err := os.ReadFile(filepath.Join("testdata", name+".lz4"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// Checks CLI-5: an empty stream has no frame and reads as empty.
+func TestEmptyStream(t *testing.T) {
+	got, err := decode(bytes.NewReader(nil))
+	if err != nil || len(got) != 0 {
+		t.Fatalf("empty stream: %d bytes, err %v", len(got), err)
+	}
+}
+
+// Checks CLI-6: every truncation is an ErrTruncated with the offset of the
+// element it cuts, never a panic and never a silent success.
+func TestTruncated(t *testing.T) {
+	data := sample(9000, 5)
+	frame := encode(t, data, WriterOptions{BlockChecksum: true})
+	for n := 1; n < len(frame); n++ {
+		_, err := decode(bytes.NewReader(frame[:n]))
+		var fe *Error
+		if !errors.As(err, &fe) || !errors.Is(err, ErrTruncated) {
+			t.Fatalf("cut at %d: %v, want an *Error wrapping ErrTruncated", n, err)
+		}
+		if fe.Offset < 0 || fe.Offset > int64(n) {
+			t.Fatalf("cut at %d: offset %d outside the input", n, fe.Offset)
+		}
+		if !strings.Contains(err.Error(), fmt.Sprintf("byte offset %d", fe.Offset)) {
+			t.Fatalf("message %q does not give the offset", err)
+		}
+	}
+}
+
+// Checks CLI-6: a flipped bit anywhere in a frame with checksums is an
+// error (the checksums catch what the format does not), never a panic, or
+// leaves the decoded data unchanged (a match offset pointing at equal bytes).
+func TestCorrupted(t *testing.T) {
+	data := sample(6000, 6)
+	frame := encode(t, data, WriterOptions{})
+	for i := range frame {
+		for _, bit := range []byte{1, 0x80} {
+			bad := bytes.Clone(frame)
+			bad[i] ^= bit
+			got, err := decode(bytes.NewReader(bad))
+			if err == nil {
+				if !bytes.Equal(got, data) {
+					t.Fatalf("flipping %#x at byte %d changed the output unnoticed", bit, i)
+				}
+				continue
+			}
+			var fe *Error
+			if !errors.As(err, &fe) {
+				t.Fatalf("flip at %d: %v is not an *Error", i, err)
+			}
+		}
+	}
+}
+
+// Checks CLI-6: errors point at the element at fault.
+func TestErrorOffsets(t *testing.T) {
+	data := sample(9000, 8)
+	frame := encode(t, data, WriterOptions{})
+	// The second block's size word starts after the header and block one.
+	first := int(binary.LittleEndian.Uint32(frame[7:]) &^ uncompressedBit)
+	second := int64(7 + 4 + first)
+	cases := []struct {
+		name     string
+		mutate   func([]byte) []byte
+		sentinel error
+		offset   int64
+	}{
+		{"magic", func(b []byte) []byte { b[0] = 'x'; return b }, ErrNotLZ4, 0},
+		{"version", func(b []byte) []byte { b[4] = 0x24; return b }, ErrUnsupported, 4},
+		{"header checksum", func(b []byte) []byte { b[6]++; return b }, ErrChecksum, 6},
+		{"block size", func(b []byte) []byte {
+			binary.LittleEndian.PutUint32(b[second:], 70000)
+			return b
+		}, ErrCorrupt, second},
+		{"content checksum", func(b []byte) []byte { b[len(b)-1]++; return b }, ErrChecksum, int64(len(frame) - 4)},
+		{"cut block", func(b []byte) []byte { return b[:second+10] }, ErrTruncated, second},
+	}
+	for _, c := range cases {
+		_, err := decode(bytes.NewReader(c.mutate(bytes.Clone(frame))))
+		var fe *Error
+		if !errors.As(err, &fe) || !errors.Is(err, c.sentinel) || fe.Offset != c.offset {
+			t.Errorf("%s: %v, want %v at offset %d", c.name, err, c.sentinel, c.offset)
+		}
+	}
+}
+
+func TestDictionaryUnsupported(t *testing.T) {
+	desc := []byte{0x60 | flagDictID, 0x40, 1, 2, 3, 4}
+	frame := binary.LittleEndian.AppendUint32(nil, Magic)
+	frame = append(frame, desc...)
+	frame = append(frame, headerChecksum(desc))
+	if _, err := decode(bytes.NewReader(frame)); !errors.Is(err, ErrUnsupported) {
+		t.Fatalf("dictionary frame: %v, want ErrUnsupported", err)
+	}
+}
+
+// Checks CLI-6: a linked block whose match reaches before the window is
+// corrupt, and so is one in an independent block reaching into the
+// previous block.
+func TestMatchBeforeData(t *testing.T) {
+	desc := []byte{0x64, 0x40}
+	frame := binary.LittleEndian.AppendUint32(nil, Magic)
+	frame = append(frame, desc...)
+	frame = append(frame, headerChecksum(desc))
+	frame = binary.LittleEndian.AppendUint32(frame, 8|uncompressedBit)
+	frame = append(frame, "abcdefgh"...)
+	block := []byte{0x10, 'x', 4, 0, 0x00} // one literal, then a match at offset 4
+	frame = binary.LittleEndian.AppendUint32(frame, uint32(len(block)))
+	frame = append(frame, block...)
+	_, err := decode(bytes.NewReader(frame))
+	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "before the start") {
+		t.Fatalf("independent block reaching back: %v", err)
+	}
+}
+
+func TestWriterErrors(t *testing.T) {
+	w := NewWriter(io.Discard, WriterOptions{})
+	if err := w.WriteBlock(make([]byte, MaxBlockSize64K+1), nil); !errors.Is(err, ErrBlockSize) {
+		t.Fatalf("oversized block: %v", err)
+	}
+	w.Close()
+	if err := w.WriteBlock([]byte("x"), nil); !errors.Is(err, ErrClosed) {
+		t.Fatalf("after Close: %v", err)
+	}
+}
+
+// FuzzReader: any input gives an error or output, never a panic; a frame
+// the Writer wrote always reads back.
+func FuzzReader(f *testing.F) {
+	for name := range lz4Variants {
+		if b, err := os.ReadFile(filepath.Join("testdata", name+".lz4")); err == nil {
+			f.Add(b[:min(len(b), 3000)])
+		}
+	}
+	f.Add(encode(f, sample(9000, 3), WriterOptions{BlockChecksum: true}))
+	f.Add(skippable(3))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		out, err := decode(bytes.NewReader(in))
+		if err != nil {
+			var fe *Error
+			if !errors.As(err, &fe) || fe.Offset < 0 || fe.Offset > int64(len(in)) {
+				t.Fatalf("error %v is not an *Error with an offset inside the input", err)
+			}
+			return
+		}
+		if len(out) > 1<<20 {
+			return // re-encoding with the reference codec would be slow
+		}
+		again, err := decode(bytes.NewReader(encode(t, out, WriterOptions{})))
+		if err != nil || !bytes.Equal(again, out) {
+			t.Fatalf("re-encoding the %d decoded bytes: err %v", len(out), err)
+		}
+	})
+}

@@ -1,0 +1,92 @@
+package lz4warp
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// Checks API-5: strictly greater, all-zero timings false, no wrap-around.
+func TestPCIeRuleSatisfied(t *testing.T) {
+	const ms = time.Millisecond
+	cases := []struct {
+		name             string
+		h2d, kernel, d2h time.Duration
+		want             bool
+	}{
+		{name: "all zero (empty or CPU batch)", want: false},
+		{name: "kernel only", kernel: 1, want: true},
+		{name: "equal sides", h2d: 1 * ms, d2h: 1 * ms, kernel: 10 * ms, want: false},
+		{name: "one nanosecond over", h2d: 1 * ms, d2h: 1 * ms, kernel: 10*ms + 1, want: true},
+		{name: "one nanosecond under", h2d: 1 * ms, d2h: 1 * ms, kernel: 10*ms - 1, want: false},
+		{name: "transfer only", h2d: 3 * ms, d2h: 2 * ms, want: false},
+		{name: "only H2D counted", h2d: 2 * ms, kernel: 10*ms + 1, want: true},
+		{name: "only D2H counted", d2h: 2 * ms, kernel: 10 * ms, want: false},
+		{name: "kernel-bound batch", h2d: 5 * ms, d2h: 5 * ms, kernel: 51 * ms, want: true},
+		{name: "transfer-bound batch", h2d: 20 * ms, d2h: 20 * ms, kernel: 30 * ms, want: false},
+		// 5 × (H2D + D2H) does not fit in an int64: it must not wrap negative.
+		{name: "huge transfers", h2d: math.MaxInt64 / 2, d2h: math.MaxInt64 / 2, kernel: math.MaxInt64, want: false},
+		{name: "huge sum overflows", h2d: math.MaxInt64, d2h: math.MaxInt64, kernel: math.MaxInt64, want: false},
+		{name: "huge kernel, small transfer", h2d: 1, d2h: 1, kernel: math.MaxInt64, want: true},
+		{name: "largest exact transfer", h2d: math.MaxInt64 / 5, kernel: math.MaxInt64, want: true},
+	}
+	for _, c := range cases {
+		r := &BatchResult{H2DTime: c.h2d, KernelTime: c.kernel, D2HTime: c.d2h}
+		assert.Equal(t, c.want, r.PCIeRuleSatisfied(), c.name)
+	}
+	// An empty batch.
+	assert.False(t, (&BatchResult{}).PCIeRuleSatisfied())
+	assert.False(t, (&BatchResult{Pages: []CompressedPage{}, Backend: BackendGPU}).PCIeRuleSatisfied())
+}
+
+// Checks API-6.
+func TestThroughputBytesPerSec(t *testing.T) {
+	r := &BatchResult{TotalTime: 2 * time.Second}
+	assert.Equal(t, 2048.0, r.ThroughputBytesPerSec(4096))
+	assert.Equal(t, 0.0, r.ThroughputBytesPerSec(0))
+	r = &BatchResult{TotalTime: time.Millisecond}
+	assert.InDelta(t, 4096e3, r.ThroughputBytesPerSec(4096), 1e-6)
+	r = &BatchResult{TotalTime: time.Nanosecond}
+	assert.InEpsilon(t, 4096e9, r.ThroughputBytesPerSec(4096), 1e-12)
+	// Zero or negative total time: 0, never Inf or NaN.
+	for _, d := range []time.Duration{0, -1, -time.Second} {
+		got := (&BatchResult{TotalTime: d}).ThroughputBytesPerSec(1 << 20)
+		assert.Equal(t, 0.0, got, "TotalTime %v", d)
+	}
+	// The GPU timings play no part.
+	r = &BatchResult{TotalTime: time.Second, H2DTime: time.Hour, KernelTime: time.Hour}
+	assert.Equal(t, 1e6, r.ThroughputBytesPerSec(1e6))
+}
+
+// Checks API-7.
+func TestBatchCompressionRatio(t *testing.T) {
+	assert.Equal(t, 1.0, (&BatchResult{}).CompressionRatio(), "empty batch")
+	r := &BatchResult{Pages: []CompressedPage{{Kind: KindSame, Data: make([]byte, 8)}}}
+	assert.Equal(t, 512.0, r.CompressionRatio())
+	r = &BatchResult{Pages: []CompressedPage{
+		{Kind: KindSame, Data: make([]byte, 8)},
+		{Kind: KindRaw, Data: make([]byte, PageSize)},
+		{Kind: KindLZ4, Data: make([]byte, 1000)},
+	}}
+	assert.InDelta(t, 3*4096.0/(8+4096+1000), r.CompressionRatio(), 1e-12)
+	// Pages whose payloads sum to 0 (only a malformed result has them).
+	r = &BatchResult{Pages: []CompressedPage{{Kind: KindLZ4}, {Kind: KindLZ4}}}
+	assert.Equal(t, 1.0, r.CompressionRatio())
+	// All raw: exactly 1.
+	r = &BatchResult{Pages: []CompressedPage{{Kind: KindRaw, Data: make([]byte, PageSize)}}}
+	assert.Equal(t, 1.0, r.CompressionRatio())
+}
+
+// Checks API-8.
+func TestStatsFormulas(t *testing.T) {
+	assert.Equal(t, 1.0, Stats{}.CompressionRatio())
+	assert.Equal(t, 0.0, Stats{}.ThroughputGBps())
+	assert.Equal(t, 1.0, Stats{TotalBytesIn: 4096}.CompressionRatio(), "nothing written")
+	assert.Equal(t, 4.0, Stats{TotalBytesIn: 4096, TotalBytesOut: 1024}.CompressionRatio())
+	assert.Equal(t, 0.0, Stats{TotalBytesIn: 1e9}.ThroughputGBps(), "no time spent")
+	assert.Equal(t, 0.0, Stats{TotalBytesIn: 1e9, TotalTime: -time.Second}.ThroughputGBps())
+	assert.Equal(t, 2.0, Stats{TotalBytesIn: 2e9, TotalTime: time.Second}.ThroughputGBps())
+	assert.InDelta(t, 4.096, Stats{TotalBytesIn: 4096, TotalTime: time.Microsecond}.ThroughputGBps(), 1e-12)
+}
