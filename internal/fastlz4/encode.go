@@ -64,7 +64,10 @@ type Encoder struct {
 var encoders = sync.Pool{New: func() any { return new(Encoder) }}
 
 // CompressBlock writes the canonical LZ4 block of src (at most MaxBlockSize
-// bytes) into dst, the same bytes as reference.CompressBlock.
+// bytes) into dst, the same bytes as reference.CompressBlock, and returns
+// its length. It reports ErrShortBuffer exactly when the block is longer
+// than dst; CompressBlockBound(len(src)) bytes are always enough. Bytes of
+// dst past the block may be overwritten.
 func CompressBlock(dst, src []byte) (int, error) {
 	e := encoders.Get().(*Encoder)
 	n, err := e.CompressBlock(dst, src)
@@ -116,7 +119,8 @@ func (e *Encoder) CompressBlock(dst, src []byte) (int, error) {
 	}
 	// With cap = len, the bounds checks of two-index slices, which Go
 	// makes against the capacity, hold against the length.
-	src = src[:n:n]
+	src, dst = src[:n:n], dst[:len(dst):len(dst)]
+	var err error
 	e.gen = (e.gen + 1) & 0xffff
 	if e.gen == 0 {
 		clear(e.table[:])
@@ -162,40 +166,19 @@ func (e *Encoder) CompressBlock(dst, src []byte) (int, error) {
 			}
 		extended:
 			// PARSE-7: token, literal length, literals, offset, match length.
-			litLen, matchLen := p-anchor, end-p-minMatch
-			need := 1 + litLen + 2
-			if litLen >= 15 {
-				need += (litLen-15)/255 + 1
-			}
-			if matchLen >= 15 {
-				need += (matchLen-15)/255 + 1
-			}
-			if need > len(dst)-out {
-				return 0, ErrShortBuffer
-			}
-			tok := &dst[out]
-			out++
-			if litLen >= 15 {
-				*tok = 15 << 4
-				out = putLength(dst, out, litLen-15)
-			} else {
-				*tok = byte(litLen) << 4
-			}
-			if litLen <= 16 && len(dst)-out >= 16 && len(src)-anchor >= 16 {
-				// Short literals: one 16-byte move; the bytes past litLen
-				// are overwritten by what follows or lie past the block.
-				*(*[16]byte)(dst[out:]) = *(*[16]byte)(src[anchor:])
-				out += litLen
-			} else {
-				out += copy(dst[out:], src[anchor:p])
-			}
-			binary.LittleEndian.PutUint16(dst[out:], uint16(p-c))
-			out += 2
-			if matchLen >= 15 {
-				*tok |= 15
-				out = putLength(dst, out, matchLen-15)
-			} else {
-				*tok |= byte(matchLen)
+			if litLen, matchLen := p-anchor, end-p-minMatch; litLen < 15 && matchLen < 15 &&
+				len(dst)-out >= 17 && len(src)-anchor >= 16 {
+				// The common sequence: no length bytes, and room for a
+				// 16-byte move of the literals (the bytes past them are
+				// overwritten next or lie past the block).
+				dst[out] = byte(litLen<<4 | matchLen)
+				*(*[16]byte)(dst[out+1 : out+17]) = *(*[16]byte)(src[anchor : anchor+16])
+				out += 1 + litLen
+				dst[out] = byte(p - c)
+				dst[out+1] = byte((p - c) >> 8)
+				out += 2
+			} else if out, err = putSequence(dst, out, src[anchor:p], p-c, matchLen); err != nil {
+				return 0, err
 			}
 			// PARSE-2: the positions inside the match enter the table too:
 			// the scan goes on from p+1, ignoring matches before end.
@@ -291,6 +274,41 @@ func scan(table *[1 << hashLog]uint64, src []byte, tag uint64, p, stop, cursor i
 		}
 	}
 	return stop, 0
+}
+
+// putSequence writes a sequence of the given literals and a match of
+// matchLen+4 bytes at offset, or reports ErrShortBuffer when it does not
+// fit in dst (PARSE-7).
+func putSequence(dst []byte, out int, literals []byte, offset, matchLen int) (int, error) {
+	litLen := len(literals)
+	need := 1 + litLen + 2
+	if litLen >= 15 {
+		need += (litLen-15)/255 + 1
+	}
+	if matchLen >= 15 {
+		need += (matchLen-15)/255 + 1
+	}
+	if need > len(dst)-out {
+		return 0, ErrShortBuffer
+	}
+	tok := out
+	out++
+	if litLen >= 15 {
+		dst[tok] = 15 << 4
+		out = putLength(dst, out, litLen-15)
+	} else {
+		dst[tok] = byte(litLen) << 4
+	}
+	out += copy(dst[out:], literals)
+	binary.LittleEndian.PutUint16(dst[out:], uint16(offset))
+	out += 2
+	if matchLen >= 15 {
+		dst[tok] |= 15
+		out = putLength(dst, out, matchLen-15)
+	} else {
+		dst[tok] |= byte(matchLen)
+	}
+	return out, nil
 }
 
 // putLength writes the extension bytes of a length whose 4-bit field is 15;
