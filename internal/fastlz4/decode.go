@@ -24,28 +24,35 @@ func DecompressBlock(dst, src []byte) (int, error) {
 		// The common sequence, with room on both sides: fewer than 15
 		// literals and a match of at most 18 bytes. It takes every check
 		// of sequence that can fail and no other.
-		if len(src)-in >= 17 && len(dst)-out >= 40 {
-			token := src[in]
+		if len(src)-in >= 18 && len(dst)-out >= 40 {
+			// Fixed-size windows on both sides: one bounds check each,
+			// then constant-bounded indexing.
+			s := (*[18]byte)(src[in : in+18])
+			token := s[0]
 			if token < 15<<4 && token&15 < 15 {
-				litLen := int(token >> 4)
-				*(*[16]byte)(dst[out : out+16]) = *(*[16]byte)(src[in+1 : in+17])
-				in += 1 + litLen
-				out += litLen
-				// in+2 <= len(src): at most 15 of the 17 bytes are used.
-				offset := int(src[in]) | int(src[in+1])<<8
-				in += 2
+				lit := uint(token>>4) & 15
+				d := (*[40]byte)(dst[out : out+40])
+				*(*[16]byte)(d[0:16]) = *(*[16]byte)(s[1:17])
+				offset := int(s[1+lit]) | int(s[2+lit])<<8
+				in += 3 + int(lit)
+				out += int(lit)
 				if offset == 0 || offset > out {
 					return 0, ErrCorrupt
 				}
-				// out+24 <= len(dst): at most 14 of the 40 bytes are used.
-				if from := out - offset; offset >= 8 {
-					*(*[8]byte)(dst[out : out+8]) = *(*[8]byte)(dst[from : from+8])
-					*(*[8]byte)(dst[out+8 : out+16]) = *(*[8]byte)(dst[from+8 : from+16])
-					*(*[8]byte)(dst[out+16 : out+24]) = *(*[8]byte)(dst[from+16 : from+24])
+				matchLen := int(token&15) + minMatch
+				if offset >= 8 {
+					// Within the window: out+24 is at most 38 bytes past
+					// the window's start. The 8-byte steps read only
+					// bytes already written.
+					m := d[lit : lit+24]
+					f := dst[out-offset : out-offset+24]
+					*(*[8]byte)(m[0:8]) = *(*[8]byte)(f[0:8])
+					*(*[8]byte)(m[8:16]) = *(*[8]byte)(f[8:16])
+					*(*[8]byte)(m[16:24]) = *(*[8]byte)(f[16:24])
 				} else {
-					copyMatch(dst, out, offset, int(token&15)+minMatch)
+					copyMatch(dst, out, offset, matchLen)
 				}
-				out += int(token&15) + minMatch
+				out += matchLen
 				continue
 			}
 		}
