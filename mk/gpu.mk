@@ -30,4 +30,6 @@ gpu-binaries: cuda-sdk
 # Every package's test binary builds with -tags cuda against the header and
 # link stub (what CI can check of the GPU code without a GPU).
 cuda-test-build: cuda-sdk
-	$(CUDA_ENV) $(GO) test -c -tags cuda -o $(BUILD)/cuda-test-build/ ./...
+	@set -e; for p in $$($(GO) list ./...); do \
+		$(CUDA_ENV) $(GO) test -c -tags cuda -o $(BUILD)/cuda-test-build/$$(echo $$p | tr / _).test $$p; \
+	done; echo "cuda-test-build: every package's test binary links with -tags cuda"
