@@ -2,7 +2,7 @@
 # script) that a run on a GPU machine needs; see spec/gpu-runtime.md.
 GPU_BUILD ?= $(BUILD)/gpu
 # Packages whose cuda-tagged test binaries a GPU run uses, where they exist.
-GPU_TEST_PKGS ?= . gpuimpl internal/cudart conformance features falsification falsify internal/falsify
+GPU_TEST_PKGS ?= . gpuimpl internal/cudart conformance features falsification
 
 .PHONY: ptx-check gpu-binaries cuda-test-build
 
