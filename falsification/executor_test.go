@@ -23,6 +23,8 @@ var executorWant = map[string]string{
 	"F082-6":  "out of bounds: st.global.u32",
 	"F082-7":  "out of bounds: st.global.u32",
 	"F082-11": "out of bounds: st.global.u32",
+	"F082-12": "out of bounds: st.global.u32",
+	"F082-13": "out of bounds: st.global.u32",
 }
 
 // Checks FALS-9: on internal/ptxexec, the claim's ill-typed address

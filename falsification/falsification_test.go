@@ -206,6 +206,38 @@ func TestTargetSM(t *testing.T) {
 	}
 }
 
+// Checks FALS-4: an outcome matches a recorded one field by field, where a
+// recorded field may list alternatives.
+func TestMatches(t *testing.T) {
+	e, _ := Lookup("F082-7")
+	r := e.Recorded
+	o := r
+	for _, code := range []string{"CUDA_ERROR_ILLEGAL_ADDRESS", "CUDA_ERROR_INVALID_ADDRESS_SPACE"} {
+		o.Sync = code
+		if !o.Matches(r) {
+			t.Errorf("%s does not match the recorded %q", code, r.Sync)
+		}
+	}
+	for _, bad := range []func(*Outcome){
+		func(o *Outcome) { o.Sync = "CUDA_ERROR_LAUNCH_FAILED" },
+		func(o *Outcome) { o.Sync = "CUDA_ERROR_ILLEGAL_ADDRESS or" },
+		func(o *Outcome) { o.Output = "correct" },
+		func(o *Outcome) { o.Sanitizer = "clean" },
+		func(o *Outcome) { o.JIT = "CUDA_ERROR_INVALID_PTX" },
+		func(o *Outcome) { o.Launch = "-" },
+	} {
+		o := r
+		o.Sync = "CUDA_ERROR_ILLEGAL_ADDRESS"
+		bad(&o)
+		if o.Matches(r) {
+			t.Errorf("%+v matches the recorded %+v", o, r)
+		}
+	}
+	if base, _ := Lookup("F082-0"); !base.Recorded.Matches(base.Recorded) {
+		t.Error("a recorded outcome does not match itself")
+	}
+}
+
 // Checks FALS-5: the verdict rule.
 func TestVerdict(t *testing.T) {
 	ok := Outcome{JIT: success, Launch: success, Sync: success, Output: "correct", Sanitizer: "clean"}
