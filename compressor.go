@@ -70,7 +70,8 @@ func (c *Compressor) Stats() Stats {
 
 // CompressBatch compresses pages with the backend SelectBackend picks. A GPU
 // fault loses no page: the batch is compressed on the CPU instead and
-// Stats.GPUFallbacks counts it (API-15).
+// Stats.GPUFallbacks counts it (API-15). After a sticky fault, which no new
+// context recovers from, the Compressor stops using the GPU (RT-9).
 func (c *Compressor) CompressBatch(pages []Page) (*BatchResult, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -90,6 +91,12 @@ func (c *Compressor) CompressBatch(pages []Page) (*BatchResult, error) {
 		} else if errors.Is(err, gpuimpl.ErrFault) {
 			c.stats.GPUFallbacks++
 			res.Backend = BackendSIMD
+			if errors.Is(err, gpuimpl.ErrDeviceLost) {
+				// A sticky fault leaves the device unusable for the
+				// rest of the process: later batches go to the CPU.
+				c.gpu.Close()
+				c.gpu = nil
+			}
 		} else {
 			return nil, err
 		}

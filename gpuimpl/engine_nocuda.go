@@ -16,5 +16,8 @@ func (*Engine) Compress([][PageSize]byte) ([]Output, Timings, error) {
 	return nil, Timings{}, ErrNotAvailable
 }
 
+// InjectFault does nothing without CUDA support.
+func (*Engine) InjectFault(Fault) {}
+
 // Close releases nothing.
 func (*Engine) Close() error { return nil }

@@ -17,6 +17,11 @@ var (
 	// ErrFault reports a GPU fault during a batch (illegal address, launch
 	// failure, out of memory); the batch's output is void.
 	ErrFault = errors.New("gpuimpl: GPU fault")
+	// ErrDeviceLost reports a fault after which the device cannot be used
+	// again by this process: a sticky fault (illegal address, launch
+	// failure) poisons every context of the process, old and new (RT-4).
+	// Such errors also wrap ErrFault.
+	ErrDeviceLost = errors.New("gpuimpl: device unusable in this process after a sticky fault")
 )
 
 // Device describes one CUDA device from its own attributes.

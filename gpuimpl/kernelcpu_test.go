@@ -3,10 +3,14 @@ package gpuimpl
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"flag"
 	"fmt"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -36,18 +40,26 @@ func kernelOnCPU(t testing.TB, mod *ptxexec.Module, pages []*[PageSize]byte) ([]
 	for i, p := range pages {
 		copy(in[i*PageSize:], p[:])
 	}
+	out := mem.Bytes(dst)
+	for i := range out {
+		out[i] = canary
+	}
 	if err := mod.Launch(KernelName, Blocks(n), ThreadsPerBlock, []uint64{src, dst, meta, uint64(n)}, mem); err != nil {
 		t.Fatalf("kernel on the executor: %v", err)
 	}
 	metas := make([]uint32, n)
 	slots := make([][]byte, n)
-	mb, out := mem.Bytes(meta), mem.Bytes(dst)
+	mb := mem.Bytes(meta)
 	for i := range n {
 		metas[i] = binary.LittleEndian.Uint32(mb[4*i:])
 		slots[i] = out[i*OutSlot : (i+1)*OutSlot]
 	}
 	return metas, slots
 }
+
+// canary fills the output slots before a launch: the kernel writes nothing
+// past a page's payload (GPU-1, GPU-5).
+const canary = 0xa5
 
 // compareWithReference checks one page's kernel output against
 // reference.EncodePage and describes the first difference.
@@ -67,6 +79,11 @@ func compareWithReference(page *[PageSize]byte, meta uint32, slot []byte) error 
 	if gn != n {
 		return fmt.Errorf("payload length %d, reference %d", gn, n)
 	}
+	for i := n; i < len(slot); i++ {
+		if slot[i] != canary {
+			return fmt.Errorf("the kernel wrote byte %d of the slot, past the %d-byte payload", i, n)
+		}
+	}
 	if !bytes.Equal(slot[:n], ref[:n]) {
 		i := 0
 		for slot[i] == ref[i] {
@@ -77,11 +94,9 @@ func compareWithReference(page *[PageSize]byte, meta uint32, slot []byte) error 
 	return nil
 }
 
-// conformanceKinds are the page kinds of the conformance run: the model's
-// generators plus mixed pages and pages built from the same pieces.
+// conformancePage is page i of the conformance run: the kinds in turn.
 func conformancePage(i int, rng *rand.Rand) (string, *[PageSize]byte) {
-	kinds := append(pageKinds, "mixed", "tailmatch")
-	name := kinds[i%len(kinds)]
+	name := pageKinds[i%len(pageKinds)]
 	return name, genPage(name, rng)
 }
 
@@ -104,7 +119,7 @@ func TestKernelOnCPU(t *testing.T) {
 	checked, mismatches := 0, 0
 	perKind := map[string]int{}
 	start := time.Now()
-	var busy time.Duration
+	var busy, cpu time.Duration
 	for checked < n {
 		size := min(batch, n-checked)
 		names := make([]string, size)
@@ -112,9 +127,10 @@ func TestKernelOnCPU(t *testing.T) {
 		for i := range pages {
 			names[i], pages[i] = conformancePage(checked+i, rng)
 		}
-		t0 := time.Now()
+		t0, c0 := time.Now(), cpuTime()
 		metas, slots := kernelOnCPU(t, mod, pages)
 		busy += time.Since(t0)
+		cpu += cpuTime() - c0
 		var mu sync.Mutex
 		var wg sync.WaitGroup
 		for i := range pages {
@@ -134,7 +150,208 @@ func TestKernelOnCPU(t *testing.T) {
 		wg.Wait()
 		checked += size
 	}
-	t.Logf("kernel on the executor: %d pages in %v (%.0f pages/s; %d warp instructions), %v in all; per kind %v",
-		checked, busy.Round(time.Millisecond), float64(checked)/busy.Seconds(), mod.Steps(), time.Since(start).Round(time.Millisecond), perKind)
+	t.Logf("kernel on the executor: %d pages in %v (%.0f pages/s; %.0f pages per CPU second; %d warp instructions, %.0f per page), %v in all; per kind %v",
+		checked, busy.Round(time.Millisecond), float64(checked)/busy.Seconds(), float64(checked)/cpu.Seconds(),
+		mod.Steps(), float64(mod.Steps())/float64(checked), time.Since(start).Round(time.Millisecond), perKind)
 	fmt.Printf("conformance: pages checked %d, mismatches %d\n", checked, mismatches)
+}
+
+// Checks GPU-1 and EXEC-8: batches whose last block is partial; the warps
+// past the last page write nothing (the buffers are allocated to the byte,
+// so a write past them is a fault).
+func TestKernelOnCPUPartialBlocks(t *testing.T) {
+	mod, err := ptxexec.Load(KernelPTX(90))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{1, 2, 3, 5, 6, 7} {
+		pages := make([]*[PageSize]byte, n)
+		for i := range pages {
+			_, pages[i] = conformancePage(i+n, rng)
+		}
+		metas, slots := kernelOnCPU(t, mod, pages)
+		for i := range pages {
+			if err := compareWithReference(pages[i], metas[i], slots[i]); err != nil {
+				t.Errorf("batch of %d, page %d: %v", n, i, err)
+			}
+		}
+	}
+}
+
+// BenchmarkKernelOnCPU measures the executor running the kernel on one
+// goroutine (pages/s = pages/op × ops/s; the bytes are the input pages).
+func BenchmarkKernelOnCPU(b *testing.B) {
+	mod, err := ptxexec.Load(KernelPTX(90))
+	if err != nil {
+		b.Fatal(err)
+	}
+	mod.Workers = 1
+	for _, kind := range []string{"zeros", "text", "random", "mixed"} {
+		const batch = 256
+		b.Run("executor/"+kind+"/256", func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(1, 1))
+			pages := make([]*[PageSize]byte, batch)
+			for i := range pages {
+				pages[i] = genPage(kind, rng)
+			}
+			b.SetBytes(batch * PageSize)
+			for b.Loop() {
+				kernelOnCPU(b, mod, pages)
+			}
+			b.ReportMetric(float64(batch*b.N)/b.Elapsed().Seconds(), "pages/s")
+		})
+	}
+}
+
+// cpuTime is the CPU time the process has used: the executor's speed per
+// core, whatever else the machine runs.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// Checks PAGE-5's test input: the threshold generator lands on both sides
+// of the raw limit, within a few bytes of it.
+func TestThresholdPages(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	sizes := map[int]int{}
+	for range 60 {
+		n := blockSize(genPage("threshold", rng))
+		if n < reference.RawThreshold-8 || n > reference.RawThreshold+8 {
+			t.Errorf("threshold page with a %d-byte block", n)
+		}
+		sizes[n]++
+	}
+	if sizes[reference.RawThreshold-1] == 0 || sizes[reference.RawThreshold] == 0 {
+		t.Errorf("block sizes %v miss 3071 or 3072", sizes)
+	}
+}
+
+// kernelRegions maps each line of the kernel text to the label it follows
+// ("entry" before the first label).
+func kernelRegions(text string) map[int]string {
+	regions := map[int]string{}
+	region := "entry"
+	for i, line := range strings.Split(text, "\n") {
+		if l := strings.TrimSpace(line); strings.HasSuffix(l, ":") && !strings.Contains(l, " ") {
+			region = strings.TrimSuffix(l, ":")
+		}
+		regions[i+1] = region
+	}
+	return regions
+}
+
+// Checks GPU-7 and PARSE-9 on the executed PTX: an LZ4 page runs exactly
+// 128 groups of 32 positions, a same-filled page none; logs the warp
+// instructions per page by kernel region (the serial steps of one warp).
+func TestKernelProfile(t *testing.T) {
+	text := KernelPTX(90)
+	regions := kernelRegions(text)
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, kind := range []string{"zeros", "text", "binary", "mixed", "random", "runs"} {
+		mod, err := ptxexec.Load(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mod.EnableProfile()
+		const n = 64
+		pages := make([]*[PageSize]byte, n)
+		lz4 := 0
+		for i := range pages {
+			pages[i] = genPage(kind, rng)
+			if k, _ := reference.EncodePage(make([]byte, reference.PageBound), pages[i]); k == reference.KindLZ4 {
+				lz4++
+			}
+		}
+		kernelOnCPU(t, mod, pages)
+		perRegion := map[string]int64{}
+		var total, groups int64
+		for _, lc := range mod.Profile(KernelName) {
+			perRegion[regions[lc.Line]] += lc.Count
+			total += lc.Count
+			if strings.HasPrefix(lc.Text, "bar.warp.sync") && regions[lc.Line] == "L2_group" && groups == 0 {
+				groups = lc.Count
+			}
+		}
+		switch kind {
+		case "zeros":
+			if groups != 0 {
+				t.Errorf("zeros: %d groups ran", groups)
+			}
+		case "text":
+			if lz4 != n || groups != 128*n {
+				t.Errorf("text: %d LZ4 pages of %d, %d groups, want 128 per page", lz4, n, groups)
+			}
+		}
+		var parts []string
+		for _, r := range []string{"entry", "L1_not_same", "L2_group", "L3_select", "L5_extend", "L6_extended", "L7_write", "L4_next_group", "L8_write", "L0_raw"} {
+			parts = append(parts, fmt.Sprintf("%s %.0f", r, float64(perRegion[r])/n))
+		}
+		t.Logf("%-7s (%2d/%d LZ4): %6.0f warp instructions per page: %s", kind, lz4, n, float64(total)/n, strings.Join(parts, ", "))
+	}
+}
+
+// Checks GPU-2 and EXEC-1: the text of every target loads and computes the
+// same pages.
+func TestKernelOnCPUEveryTarget(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	pages := make([]*[PageSize]byte, 2*len(pageKinds))
+	for i := range pages {
+		_, pages[i] = conformancePage(i, rng)
+	}
+	for _, sm := range Targets {
+		mod, err := ptxexec.Load(KernelPTX(sm))
+		if err != nil {
+			t.Fatalf("sm_%d: %v", sm, err)
+		}
+		if mod.Target() != fmt.Sprintf("sm_%d", sm) {
+			t.Errorf("sm_%d: the text targets %s", sm, mod.Target())
+		}
+		metas, slots := kernelOnCPU(t, mod, pages)
+		for i := range pages {
+			if err := compareWithReference(pages[i], metas[i], slots[i]); err != nil {
+				t.Errorf("sm_%d page %d: %v", sm, i, err)
+			}
+		}
+	}
+}
+
+// Checks GPU-7 and EXEC-7: each bar.warp.sync of the kernel is needed: the
+// text without it runs into a shared-memory hazard between lanes that the
+// executor reports (on the GPU it would be a silent, timing-dependent race).
+func TestKernelWarpSyncsAreNeeded(t *testing.T) {
+	text := KernelPTX(90)
+	rng := rand.New(rand.NewPCG(15, 16))
+	pages := []*[PageSize]byte{genPage("text", rng), genPage("runs", rng), genPage("mixed", rng), genPage("binary", rng)}
+	lines := strings.Split(text, "\n")
+	syncs := 0
+	for i, line := range lines {
+		if !strings.HasPrefix(strings.TrimSpace(line), "bar.warp.sync") {
+			continue
+		}
+		syncs++
+		mutant := strings.Join(slices.Concat(lines[:i], lines[i+1:]), "\n")
+		mod, err := ptxexec.Load(mutant)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mem := ptxexec.NewMemory()
+		src, dst, meta := mem.Alloc(len(pages)*PageSize), mem.Alloc(len(pages)*OutSlot), mem.Alloc(4*len(pages))
+		for j, p := range pages {
+			copy(mem.Bytes(src)[j*PageSize:], p[:])
+		}
+		err = mod.Launch(KernelName, 1, ThreadsPerBlock, []uint64{src, dst, meta, uint64(len(pages))}, mem)
+		if !errors.Is(err, ptxexec.ErrSharedRace) {
+			t.Errorf("without line %d %q: %v, want a shared-memory race", i+1, strings.TrimSpace(line), err)
+		} else {
+			t.Logf("without line %d: %v", i+1, err)
+		}
+	}
+	if syncs != 2 {
+		t.Errorf("the kernel has %d bar.warp.sync, the test expects 2", syncs)
+	}
 }

@@ -3,11 +3,17 @@ package gpuimpl
 import (
 	"encoding/binary"
 	"math/rand/v2"
+	"slices"
+
+	"github.com/lz4warp/lz4warp/reference"
 )
 
-// pageKinds names the page generators of the kernel tests: each stresses
-// a different part of the parse.
-var pageKinds = []string{"zeros", "same", "random", "text", "binary", "runs", "longlit", "nearraw", "sparse"}
+// pieceKinds names the page generators of the kernel tests that build a
+// page from scratch: each stresses a different part of the parse.
+var pieceKinds = []string{"zeros", "same", "random", "text", "binary", "runs", "longlit", "nearraw", "sparse"}
+
+// pageKinds adds the generators that combine or edit pages of the others.
+var pageKinds = slices.Concat(pieceKinds, []string{"mixed", "tailmatch", "threshold"})
 
 var words = []string{"the ", "page ", "kernel ", "lz4 ", "warp ", "hash ", "of ", "and ", "match ",
 	"literal ", "offset ", "GPU ", "memory ", "compress ", "\n", "{", "}", "0123", "error: ", "return "}
@@ -82,7 +88,7 @@ func genPage(kind string, rng *rand.Rand) *[PageSize]byte {
 	case "mixed": // pieces of the other kinds, as a page of a real process
 		for i := 0; i < PageSize; {
 			n := min(PageSize-i, 256<<rng.IntN(4))
-			piece := genPage(pageKinds[rng.IntN(len(pageKinds))], rng)
+			piece := genPage(pieceKinds[rng.IntN(len(pieceKinds))], rng)
 			at := rng.IntN(PageSize - n + 1)
 			i += copy(p[i:i+n], piece[at:at+n])
 		}
@@ -100,6 +106,22 @@ func genPage(kind string, rng *rand.Rand) *[PageSize]byte {
 				p[i] = 0x41
 			}
 		}
+	case "threshold": // an LZ4 block of 3,069 to 3,074 bytes: PAGE-5's limit and both sides of it
+		fillRandom(p[:], rng)
+		target := reference.RawThreshold - 3 + rng.IntN(6)
+		lo, hi := 0, 2000 // zeros at the start: the block shrinks as they grow
+		var q [PageSize]byte
+		for lo < hi {
+			mid := (lo + hi) / 2
+			q = p
+			clear(q[:mid])
+			if blockSize(&q) > target {
+				lo = mid + 1
+			} else {
+				hi = mid
+			}
+		}
+		clear(p[:lo])
 	default:
 		panic("unknown page kind " + kind)
 	}
@@ -110,4 +132,14 @@ func fillRandom(b []byte, rng *rand.Rand) {
 	for i := 0; i < len(b); i += 8 {
 		binary.LittleEndian.PutUint64(b[i:], rng.Uint64())
 	}
+}
+
+// blockSize is the length of the page's canonical LZ4 block.
+func blockSize(p *[PageSize]byte) int {
+	dst := make([]byte, reference.CompressBlockBound(PageSize))
+	n, err := reference.CompressBlock(dst, p[:])
+	if err != nil {
+		panic(err)
+	}
+	return n
 }

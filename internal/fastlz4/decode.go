@@ -18,6 +18,35 @@ const maxLength = MaxBlockSize + 65535
 func DecompressBlock(dst, src []byte) (int, error) {
 	in, out := 0, 0
 	for {
+		// The common sequence, with room on both sides: fewer than 15
+		// literals and a match of at most 18 bytes. It takes every check
+		// of the general path below that can fail and no other.
+		if len(src)-in >= 17 && len(dst)-out >= 40 {
+			token := src[in]
+			if token < 15<<4 && token&15 < 15 {
+				litLen := int(token >> 4)
+				*(*[16]byte)(dst[out:]) = *(*[16]byte)(src[in+1:])
+				in += 1 + litLen
+				out += litLen
+				// in+2 <= len(src): at most 15 of the 17 bytes are used.
+				offset := int(src[in]) | int(src[in+1])<<8
+				in += 2
+				if offset == 0 || offset > out {
+					return 0, ErrCorrupt
+				}
+				// out+24 <= len(dst): at most 14 of the 40 bytes are used.
+				if offset >= 8 {
+					from := out - offset
+					binary.LittleEndian.PutUint64(dst[out:], binary.LittleEndian.Uint64(dst[from:]))
+					binary.LittleEndian.PutUint64(dst[out+8:], binary.LittleEndian.Uint64(dst[from+8:]))
+					binary.LittleEndian.PutUint64(dst[out+16:], binary.LittleEndian.Uint64(dst[from+16:]))
+				} else {
+					copyMatch(dst, out, offset, int(token&15)+minMatch)
+				}
+				out += int(token&15) + minMatch
+				continue
+			}
+		}
 		if in >= len(src) {
 			return 0, ErrCorrupt
 		}
@@ -83,7 +112,13 @@ func copyMatch(dst []byte, out, offset, length int) {
 		}
 		return
 	}
-	// Writes up to 7 bytes past end, still inside dst.
+	// Writes up to 15 bytes past end, still inside dst.
+	if offset >= 16 && end+16 <= len(dst) {
+		for ; out < end; out, from = out+16, from+16 {
+			*(*[16]byte)(dst[out:]) = *(*[16]byte)(dst[from:])
+		}
+		return
+	}
 	if offset >= 8 {
 		// Each 8-byte load reads only bytes written before it.
 		for ; out < end; out, from = out+8, from+8 {

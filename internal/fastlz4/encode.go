@@ -48,12 +48,17 @@ var (
 func CompressBlockBound(n int) int { return reference.CompressBlockBound(n) }
 
 // Encoder holds the hash table of the canonical parse. Reusing one Encoder
-// for many blocks costs no allocation. An Encoder is not safe for
-// concurrent use; the package-level functions draw Encoders from a pool.
+// for many blocks costs no allocation and no clearing. An Encoder is not
+// safe for concurrent use; the package-level functions draw Encoders from a
+// pool.
 type Encoder struct {
-	// table[h] is 1 + the latest position whose hash is h, 0 when none:
-	// positions are below 65,535, so they fit in 16 bits with the offset.
-	table [1 << hashLog]uint16
+	// table[h] describes the latest position q with hash h (PARSE-1) as
+	// u32(q)<<32 | gen<<16 | q+1. Keeping u32(q) saves the dependent load
+	// that verifies a candidate (PARSE-3); the generation tag gen, one per
+	// block, makes entries of earlier blocks mismatch, so the table is
+	// cleared only when gen wraps.
+	table [1 << hashLog]uint64
+	gen   uint64
 }
 
 var encoders = sync.Pool{New: func() any { return new(Encoder) }}
@@ -109,7 +114,12 @@ func (e *Encoder) CompressBlock(dst, src []byte) (int, error) {
 	if n > MaxBlockSize {
 		return 0, ErrTooLarge
 	}
-	clear(e.table[:])
+	e.gen = (e.gen + 1) & 0xffff
+	if e.gen == 0 {
+		clear(e.table[:])
+		e.gen = 1
+	}
+	tag := e.gen << 16
 	table := &e.table
 	out, anchor := 0, 0
 	// The block cannot fit once the literals pending since anchor reach
@@ -118,17 +128,19 @@ func (e *Encoder) CompressBlock(dst, src []byte) (int, error) {
 	if n >= mfLimit {
 		last := n - mfLimit            // last visited position (PARSE-2, PARSE-6)
 		matchLimit := n - lastLiterals // a match ends at or before it (PARSE-4)
-		for p := 0; p <= last; {
-			cur := binary.LittleEndian.Uint32(src[p:])
-			h := hash(cur)
-			c := int(table[h]) - 1
-			table[h] = uint16(p + 1)
-			if c < 0 || binary.LittleEndian.Uint32(src[c:]) != cur { // PARSE-3
-				p++
+		p := 0
+		for {
+			// Find the next position whose candidate verifies. The scan
+			// stops after the last visited position or where the pending
+			// literals alone no longer fit, whichever comes first.
+			stop := min(last+1, litLimit)
+			var c int
+			p, c = scan(table, src, tag, p, stop)
+			if p >= stop {
 				if p >= litLimit {
 					return 0, ErrShortBuffer
 				}
-				continue
+				break
 			}
 			// PARSE-4: extend 8 bytes at a time, then byte by byte.
 			end, ref := p+minMatch, c+minMatch
@@ -166,7 +178,14 @@ func (e *Encoder) CompressBlock(dst, src []byte) (int, error) {
 			} else {
 				*tok = byte(litLen) << 4
 			}
-			out += copy(dst[out:], src[anchor:p])
+			if litLen <= 16 && len(dst)-out >= 16 && len(src)-anchor >= 16 {
+				// Short literals: one 16-byte move; the bytes past litLen
+				// are overwritten by what follows or lie past the block.
+				*(*[16]byte)(dst[out:]) = *(*[16]byte)(src[anchor:])
+				out += litLen
+			} else {
+				out += copy(dst[out:], src[anchor:p])
+			}
 			binary.LittleEndian.PutUint16(dst[out:], uint16(p-c))
 			out += 2
 			if matchLen >= 15 {
@@ -175,10 +194,7 @@ func (e *Encoder) CompressBlock(dst, src []byte) (int, error) {
 			} else {
 				*tok |= byte(matchLen)
 			}
-			// PARSE-2: positions inside the match enter the table too.
-			for q := p + 1; q < end && q <= last; q++ {
-				table[hash(binary.LittleEndian.Uint32(src[q:]))] = uint16(q + 1)
-			}
+			insert(table, src, tag, p+1, min(end, last+1))
 			p, anchor = end, end
 			litLimit = len(dst) - out + anchor
 		}
@@ -201,6 +217,79 @@ func (e *Encoder) CompressBlock(dst, src []byte) (int, error) {
 	}
 	out += copy(dst[out:], src[anchor:])
 	return out, nil
+}
+
+// scan visits positions p, p+1, ... below stop, entering each in the table
+// (PARSE-2), and returns the first whose candidate verifies (PARSE-3),
+// with that candidate, or stop. The caller guarantees stop+7 <= len(src)
+// (stop <= len(src)-11).
+func scan(table *[1 << hashLog]uint64, src []byte, tag uint64, p, stop int) (int, int) {
+	// Four positions per 8-byte load v: the word at p+k is v>>(8k) cut to
+	// 32 bits, and sits in the top half of its key as v<<(32-8k) with the
+	// low half cleared. An entry matches when its word equals the current
+	// one and its tag is this block's: entry ^ key is then c+1, between 1
+	// and 0xffff.
+	for ; p+4 <= stop; p += 4 {
+		v := binary.LittleEndian.Uint64(src[p:])
+		pos := tag | uint64(p+1)
+		cur := v << 32 // each key is cur<<32 | tag, cur = u32 of one position
+		h := hash(uint32(v))
+		x := table[h] ^ (cur | tag)
+		table[h] = cur | pos
+		if x-1 < 0xffff {
+			return p, int(x) - 1
+		}
+		cur = v << 24 &^ 0xffffffff
+		h = hash(uint32(v >> 8))
+		x = table[h] ^ (cur | tag)
+		table[h] = cur | (pos + 1)
+		if x-1 < 0xffff {
+			return p + 1, int(x) - 1
+		}
+		cur = v << 16 &^ 0xffffffff
+		h = hash(uint32(v >> 16))
+		x = table[h] ^ (cur | tag)
+		table[h] = cur | (pos + 2)
+		if x-1 < 0xffff {
+			return p + 2, int(x) - 1
+		}
+		cur = v << 8 &^ 0xffffffff
+		h = hash(uint32(v >> 24))
+		x = table[h] ^ (cur | tag)
+		table[h] = cur | (pos + 3)
+		if x-1 < 0xffff {
+			return p + 3, int(x) - 1
+		}
+	}
+	for ; p < stop; p++ {
+		cur := uint64(binary.LittleEndian.Uint32(src[p:]))
+		h := hash(uint32(cur))
+		key := cur<<32 | tag
+		x := table[h] ^ key
+		table[h] = key | uint64(p+1)
+		if x-1 < 0xffff {
+			return p, int(x) - 1
+		}
+	}
+	return stop, 0
+}
+
+// insert enters positions lo to hi-1 in the table (PARSE-2: positions
+// inside a match enter it too).
+func insert(table *[1 << hashLog]uint64, src []byte, tag uint64, lo, hi int) {
+	q := lo
+	for ; q+4 <= hi; q += 4 {
+		v := binary.LittleEndian.Uint64(src[q:])
+		pos := tag | uint64(q+1)
+		table[hash(uint32(v))] = v<<32 | pos
+		table[hash(uint32(v>>8))] = v<<24&^0xffffffff | (pos + 1)
+		table[hash(uint32(v>>16))] = v<<16&^0xffffffff | (pos + 2)
+		table[hash(uint32(v>>24))] = v<<8&^0xffffffff | (pos + 3)
+	}
+	for ; q < hi; q++ {
+		cur := uint64(binary.LittleEndian.Uint32(src[q:]))
+		table[hash(uint32(cur))] = cur<<32 | tag | uint64(q+1)
+	}
 }
 
 // putLength writes the extension bytes of a length whose 4-bit field is 15;

@@ -24,17 +24,18 @@ type cta struct {
 	limit   int64
 	ctaid   int
 	shared  []byte
-	shadow  []uint8  // per shared byte, see shadowUnwritten
-	stamp   []uint32 // per shared byte, the store instruction that last wrote it
-	serial  uint32   // store instructions executed in this block
+	state   []byteState // per shared byte
+	serial  uint32      // store instructions executed in this block
+	epoch   uint32      // warp synchronisations in this block
 	warps   []*warp
 	cache   *allocation // the allocation of the last global access
 	steps   int64
+	counts  []int64 // per instruction, when profiling
 }
 
 func newCTA(k *kernel, threads int, params []uint64, mem *Memory, limit int64) *cta {
 	c := &cta{k: k, threads: threads, params: params, mem: mem, limit: limit,
-		shared: make([]byte, k.sharedSize), shadow: make([]uint8, k.sharedSize), stamp: make([]uint32, k.sharedSize)}
+		shared: make([]byte, k.sharedSize), state: make([]byteState, k.sharedSize)}
 	n32 := k.nregs[class32] + numSpecials + len(k.consts32)
 	n64 := k.nregs[class64] + len(k.consts64)
 	for wid := 0; wid*32 < threads; wid++ {
@@ -75,9 +76,8 @@ func newCTA(k *kernel, threads int, params []uint64, mem *Memory, limit int64) *
 // are released together.
 func (c *cta) run(b int) error {
 	c.ctaid = b
-	clear(c.shadow)
-	clear(c.stamp)
-	c.serial = 0
+	clear(c.state)
+	c.serial, c.epoch = 0, 0
 	for _, w := range c.warps {
 		w.reset(b)
 	}
@@ -102,12 +102,25 @@ func (c *cta) run(b int) error {
 		}
 		// Every live warp waits at bar.sync: release them, and what was
 		// written before the barrier is visible to every warp.
-		for i, s := range c.shadow {
-			if s != shadowUnwritten {
-				c.shadow[i] = shadowSettled
+		for i := range c.state {
+			if c.state[i].owner != shadowUnwritten {
+				c.state[i].owner = shadowSettled
 			}
 		}
+		for _, w := range c.warps {
+			w.sync()
+		}
 	}
+}
+
+// byteState is what the executor knows of one byte of shared memory.
+type byteState struct {
+	owner  uint8  // shadowUnwritten, shadowSettled, or the writing warp + 1
+	wLane  uint8  // the lane that wrote it last
+	wEpoch uint32 // the writer warp's epoch at that write
+	rEpoch uint32 // the epoch of rLanes
+	rLanes uint32 // the lanes of the owner warp that read it in rEpoch
+	stamp  uint32 // the store instruction that wrote it last
 }
 
 // warp is one warp's registers and control state.
@@ -129,6 +142,7 @@ type warp struct {
 	pcs     [32]int32 // per-lane pcs when not uniform
 	steps   int64
 	total   int64
+	epoch   uint32 // this warp's interval between synchronisations
 	t32     [32]uint32
 	t64     [32]uint64
 }
@@ -142,6 +156,15 @@ func (w *warp) reset(ctaid int) {
 		w.r32[n[class32]+specCtaidX][l] = uint32(ctaid)
 	}
 	w.live, w.waiting, w.uniform, w.upc, w.total = w.exists, 0, true, 0, 0
+	w.sync()
+}
+
+// sync starts a new interval between synchronisations of the warp's lanes
+// (bar.warp.sync, bar.sync): shared-memory accesses of different lanes in
+// one interval are unordered (EXEC-7).
+func (w *warp) sync() {
+	w.c.epoch++
+	w.epoch = w.c.epoch
 }
 
 func (w *warp) fault(in *inst, lane int, err error, format string, args ...any) *Fault {
@@ -257,6 +280,45 @@ func (w *warp) set32(d int32, exec uint32, v *[32]uint32) {
 	w.def32[d] |= exec
 }
 
+// out32 is where an instruction computes its 32-bit results: the
+// destination itself when every lane executes (a lane reads its sources
+// before it writes), else scratch space that commit32 merges.
+func (w *warp) out32(d int32, exec uint32) *[32]uint32 {
+	if exec == fullMask {
+		return &w.r32[d]
+	}
+	return &w.t32
+}
+
+func (w *warp) commit32(d int32, exec uint32) {
+	if exec != fullMask {
+		dst := &w.r32[d]
+		for m := exec; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			dst[l] = w.t32[l]
+		}
+	}
+	w.def32[d] |= exec
+}
+
+func (w *warp) out64(d int32, exec uint32) *[32]uint64 {
+	if exec == fullMask {
+		return &w.r64[d]
+	}
+	return &w.t64
+}
+
+func (w *warp) commit64(d int32, exec uint32) {
+	if exec != fullMask {
+		dst := &w.r64[d]
+		for m := exec; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			dst[l] = w.t64[l]
+		}
+	}
+	w.def64[d] |= exec
+}
+
 func (w *warp) set64(d int32, exec uint32, v *[32]uint64) {
 	dst := &w.r64[d]
 	if exec == fullMask {
@@ -321,6 +383,9 @@ func (w *warp) run() error {
 			}
 		}
 		in := &code[pc]
+		if c.counts != nil {
+			c.counts[pc]++
+		}
 		w.steps++
 		w.total++
 		if w.total > c.limit {
@@ -386,129 +451,149 @@ var errWait = fmt.Errorf("wait")
 
 // exec runs one non-branch instruction in the lanes of exec.
 func (w *warp) exec(in *inst, pc int32, mask, exec uint32) error {
-	t := &w.t32
+	var t *[32]uint32
 	switch in.op {
 	case opMov32:
 		w.set32(in.d, exec, &w.r32[in.a])
 	case opMov64, opCvtaGlobal:
 		w.set64(in.d, exec, &w.r64[in.a])
 	case opCvt64from32:
-		a, t64 := &w.r32[in.a], &w.t64
+		t64 := w.out64(in.d, exec)
+		a := &w.r32[in.a]
 		for l := range t64 {
 			t64[l] = uint64(a[l])
 		}
-		w.set64(in.d, exec, t64)
+		w.commit64(in.d, exec)
 	case opCvt32from64:
+		t = w.out32(in.d, exec)
 		a := &w.r64[in.a]
 		for l := range t {
 			t[l] = uint32(a[l])
 		}
-		w.set32(in.d, exec, t)
+		w.commit32(in.d, exec)
 	case opAdd32:
+		t = w.out32(in.d, exec)
 		a, b := &w.r32[in.a], &w.r32[in.b]
 		for l := range t {
 			t[l] = a[l] + b[l]
 		}
-		w.set32(in.d, exec, t)
+		w.commit32(in.d, exec)
 	case opSub32:
+		t = w.out32(in.d, exec)
 		a, b := &w.r32[in.a], &w.r32[in.b]
 		for l := range t {
 			t[l] = a[l] - b[l]
 		}
-		w.set32(in.d, exec, t)
+		w.commit32(in.d, exec)
 	case opMulLo32:
+		t = w.out32(in.d, exec)
 		a, b := &w.r32[in.a], &w.r32[in.b]
 		for l := range t {
 			t[l] = a[l] * b[l]
 		}
-		w.set32(in.d, exec, t)
+		w.commit32(in.d, exec)
 	case opMadLo32:
+		t = w.out32(in.d, exec)
 		a, b, cc := &w.r32[in.a], &w.r32[in.b], &w.r32[in.c]
 		for l := range t {
 			t[l] = a[l]*b[l] + cc[l]
 		}
-		w.set32(in.d, exec, t)
+		w.commit32(in.d, exec)
 	case opMulWide32:
-		a, b, t64 := &w.r32[in.a], &w.r32[in.b], &w.t64
+		t64 := w.out64(in.d, exec)
+		a, b := &w.r32[in.a], &w.r32[in.b]
 		for l := range t64 {
 			t64[l] = uint64(a[l]) * uint64(b[l])
 		}
-		w.set64(in.d, exec, t64)
+		w.commit64(in.d, exec)
 	case opAdd64:
-		a, b, t64 := &w.r64[in.a], &w.r64[in.b], &w.t64
+		t64 := w.out64(in.d, exec)
+		a, b := &w.r64[in.a], &w.r64[in.b]
 		for l := range t64 {
 			t64[l] = a[l] + b[l]
 		}
-		w.set64(in.d, exec, t64)
+		w.commit64(in.d, exec)
 	case opShl32:
+		t = w.out32(in.d, exec)
 		// PTX clamps shift counts above the width: the result is 0. Go's
 		// shifts of 32 or more also give 0.
 		a, b := &w.r32[in.a], &w.r32[in.b]
 		for l := range t {
 			t[l] = a[l] << b[l]
 		}
-		w.set32(in.d, exec, t)
+		w.commit32(in.d, exec)
 	case opShr32:
+		t = w.out32(in.d, exec)
 		a, b := &w.r32[in.a], &w.r32[in.b]
 		for l := range t {
 			t[l] = a[l] >> b[l]
 		}
-		w.set32(in.d, exec, t)
+		w.commit32(in.d, exec)
 	case opAnd32:
+		t = w.out32(in.d, exec)
 		a, b := &w.r32[in.a], &w.r32[in.b]
 		for l := range t {
 			t[l] = a[l] & b[l]
 		}
-		w.set32(in.d, exec, t)
+		w.commit32(in.d, exec)
 	case opOr32:
+		t = w.out32(in.d, exec)
 		a, b := &w.r32[in.a], &w.r32[in.b]
 		for l := range t {
 			t[l] = a[l] | b[l]
 		}
-		w.set32(in.d, exec, t)
+		w.commit32(in.d, exec)
 	case opXor32:
+		t = w.out32(in.d, exec)
 		a, b := &w.r32[in.a], &w.r32[in.b]
 		for l := range t {
 			t[l] = a[l] ^ b[l]
 		}
-		w.set32(in.d, exec, t)
+		w.commit32(in.d, exec)
 	case opNot32:
+		t = w.out32(in.d, exec)
 		a := &w.r32[in.a]
 		for l := range t {
 			t[l] = ^a[l]
 		}
-		w.set32(in.d, exec, t)
+		w.commit32(in.d, exec)
 	case opNeg32:
+		t = w.out32(in.d, exec)
 		a := &w.r32[in.a]
 		for l := range t {
 			t[l] = -a[l]
 		}
-		w.set32(in.d, exec, t)
+		w.commit32(in.d, exec)
 	case opMinU32:
+		t = w.out32(in.d, exec)
 		a, b := &w.r32[in.a], &w.r32[in.b]
 		for l := range t {
 			t[l] = min(a[l], b[l])
 		}
-		w.set32(in.d, exec, t)
+		w.commit32(in.d, exec)
 	case opMaxU32:
+		t = w.out32(in.d, exec)
 		a, b := &w.r32[in.a], &w.r32[in.b]
 		for l := range t {
 			t[l] = max(a[l], b[l])
 		}
-		w.set32(in.d, exec, t)
+		w.commit32(in.d, exec)
 	case opMinS32:
+		t = w.out32(in.d, exec)
 		a, b := &w.r32[in.a], &w.r32[in.b]
 		for l := range t {
 			t[l] = uint32(min(int32(a[l]), int32(b[l])))
 		}
-		w.set32(in.d, exec, t)
+		w.commit32(in.d, exec)
 	case opMaxS32:
+		t = w.out32(in.d, exec)
 		a, b := &w.r32[in.a], &w.r32[in.b]
 		for l := range t {
 			t[l] = uint32(max(int32(a[l]), int32(b[l])))
 		}
-		w.set32(in.d, exec, t)
+		w.commit32(in.d, exec)
 	case opSelp32:
+		t = w.out32(in.d, exec)
 		a, b, p := &w.r32[in.a], &w.r32[in.b], w.pred[in.c]
 		for l := range t {
 			if p>>l&1 != 0 {
@@ -517,37 +602,42 @@ func (w *warp) exec(in *inst, pc int32, mask, exec uint32) error {
 				t[l] = b[l]
 			}
 		}
-		w.set32(in.d, exec, t)
+		w.commit32(in.d, exec)
 	case opShfRClamp:
+		t = w.out32(in.d, exec)
 		lo, hi, n := &w.r32[in.a], &w.r32[in.b], &w.r32[in.c]
 		for l := range t {
 			t[l] = uint32((uint64(hi[l])<<32 | uint64(lo[l])) >> min(n[l], 32))
 		}
-		w.set32(in.d, exec, t)
+		w.commit32(in.d, exec)
 	case opBfind:
+		t = w.out32(in.d, exec)
 		a := &w.r32[in.a]
 		for l := range t {
 			t[l] = uint32(bits.Len32(a[l])) - 1 // 0xffffffff for 0
 		}
-		w.set32(in.d, exec, t)
+		w.commit32(in.d, exec)
 	case opBrev:
+		t = w.out32(in.d, exec)
 		a := &w.r32[in.a]
 		for l := range t {
 			t[l] = bits.Reverse32(a[l])
 		}
-		w.set32(in.d, exec, t)
+		w.commit32(in.d, exec)
 	case opClz:
+		t = w.out32(in.d, exec)
 		a := &w.r32[in.a]
 		for l := range t {
 			t[l] = uint32(bits.LeadingZeros32(a[l]))
 		}
-		w.set32(in.d, exec, t)
+		w.commit32(in.d, exec)
 	case opPopc:
+		t = w.out32(in.d, exec)
 		a := &w.r32[in.a]
 		for l := range t {
 			t[l] = uint32(bits.OnesCount32(a[l]))
 		}
-		w.set32(in.d, exec, t)
+		w.commit32(in.d, exec)
 	case opAndPred:
 		w.setPred(in.d, exec, w.pred[in.a]&w.pred[in.b])
 	case opOrPred:
@@ -567,6 +657,7 @@ func (w *warp) exec(in *inst, pc int32, mask, exec uint32) error {
 		}
 		w.set64(in.d, exec, &w.t64)
 	case opLd:
+		t = &w.t32
 		base := &w.r64[in.base]
 		for m := exec; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros32(m)
@@ -649,15 +740,17 @@ func (w *warp) warpOp(in *inst, exec uint32) error {
 	switch in.op {
 	case opMatchAny:
 		a := &w.r32[in.a]
-		for m := exec; m != 0; m &= m - 1 {
-			l := bits.TrailingZeros32(m)
+		for todo := exec; todo != 0; {
+			v := a[bits.TrailingZeros32(todo)]
 			var peers uint32
-			for n := exec; n != 0; n &= n - 1 {
-				if o := bits.TrailingZeros32(n); a[o] == a[l] {
-					peers |= 1 << o
-				}
+			for o := range 32 {
+				peers |= b2u(a[o] == v) << o
 			}
-			t[l] = peers
+			peers &= exec
+			for n := peers; n != 0; n &= n - 1 {
+				t[bits.TrailingZeros32(n)] = peers
+			}
+			todo &^= peers
 		}
 		w.set32(in.d, exec, t)
 	case opBallot:
@@ -696,30 +789,37 @@ func (w *warp) warpOp(in *inst, exec uint32) error {
 		}
 		w.set32(in.d, exec, t)
 	case opWarpSync:
+		w.sync()
 	}
 	return nil
 }
 
 func compareU32(cmp uint8, a, b *[32]uint32) uint32 {
 	var r uint32
-	for l := range 32 {
-		var ok bool
-		switch cmp {
-		case cmpEQ:
-			ok = a[l] == b[l]
-		case cmpNE:
-			ok = a[l] != b[l]
-		case cmpLT:
-			ok = a[l] < b[l]
-		case cmpLE:
-			ok = a[l] <= b[l]
-		case cmpGT:
-			ok = a[l] > b[l]
-		case cmpGE:
-			ok = a[l] >= b[l]
+	switch cmp {
+	case cmpEQ:
+		for l := range 32 {
+			r |= b2u(a[l] == b[l]) << l
 		}
-		if ok {
-			r |= 1 << l
+	case cmpNE:
+		for l := range 32 {
+			r |= b2u(a[l] != b[l]) << l
+		}
+	case cmpLT:
+		for l := range 32 {
+			r |= b2u(a[l] < b[l]) << l
+		}
+	case cmpLE:
+		for l := range 32 {
+			r |= b2u(a[l] <= b[l]) << l
+		}
+	case cmpGT:
+		for l := range 32 {
+			r |= b2u(a[l] > b[l]) << l
+		}
+	case cmpGE:
+		for l := range 32 {
+			r |= b2u(a[l] >= b[l]) << l
 		}
 	}
 	return r
@@ -736,24 +836,30 @@ func compareS32(cmp uint8, a, b *[32]uint32) uint32 {
 
 func compareU64(cmp uint8, a, b *[32]uint64) uint32 {
 	var r uint32
-	for l := range 32 {
-		var ok bool
-		switch cmp {
-		case cmpEQ:
-			ok = a[l] == b[l]
-		case cmpNE:
-			ok = a[l] != b[l]
-		case cmpLT:
-			ok = a[l] < b[l]
-		case cmpLE:
-			ok = a[l] <= b[l]
-		case cmpGT:
-			ok = a[l] > b[l]
-		case cmpGE:
-			ok = a[l] >= b[l]
+	switch cmp {
+	case cmpEQ:
+		for l := range 32 {
+			r |= b2u(a[l] == b[l]) << l
 		}
-		if ok {
-			r |= 1 << l
+	case cmpNE:
+		for l := range 32 {
+			r |= b2u(a[l] != b[l]) << l
+		}
+	case cmpLT:
+		for l := range 32 {
+			r |= b2u(a[l] < b[l]) << l
+		}
+	case cmpLE:
+		for l := range 32 {
+			r |= b2u(a[l] <= b[l]) << l
+		}
+	case cmpGT:
+		for l := range 32 {
+			r |= b2u(a[l] > b[l]) << l
+		}
+	case cmpGE:
+		for l := range 32 {
+			r |= b2u(a[l] >= b[l]) << l
 		}
 	}
 	return r
@@ -773,13 +879,21 @@ func (w *warp) access(in *inst, l int, addr uint64) ([]byte, error) {
 		}
 		own := uint8(w.id + 1)
 		for i := addr; i < addr+width; i++ {
-			switch s := c.shadow[i]; s {
+			st := &c.state[i]
+			switch st.owner {
 			case own, shadowSettled:
 			case shadowUnwritten:
 				return nil, w.memFault(in, l, i, ErrUninitShared, "byte never written in this block")
 			default:
-				return nil, w.memFault(in, l, i, ErrSharedRace, "byte written by warp %d with no bar.sync between", s-1)
+				return nil, w.memFault(in, l, i, ErrSharedRace, "byte written by warp %d with no bar.sync between", st.owner-1)
 			}
+			if st.wEpoch == w.epoch && int(st.wLane) != l {
+				return nil, w.memFault(in, l, i, ErrSharedRace, "byte written by lane %d of this warp with no bar.warp.sync between", st.wLane)
+			}
+			if st.rEpoch != w.epoch {
+				st.rEpoch, st.rLanes = w.epoch, 0
+			}
+			st.rLanes |= 1 << l
 		}
 		return c.shared[addr : addr+width], nil
 	}
@@ -821,17 +935,33 @@ func (w *warp) store(in *inst, l int, addr uint64, v []byte) error {
 	own := uint8(w.id + 1)
 	for i, x := range v {
 		at := addr + uint64(i)
-		switch s := c.shadow[at]; s {
+		st := &c.state[at]
+		switch st.owner {
 		case own, shadowSettled, shadowUnwritten:
 		default:
-			return w.memFault(in, l, at, ErrSharedRace, "byte written by warp %d with no bar.sync between", s-1)
+			return w.memFault(in, l, at, ErrSharedRace, "byte written by warp %d with no bar.sync between", st.owner-1)
 		}
-		if c.stamp[at] == c.serial && c.shared[at] != x {
-			return w.memFault(in, l, at, ErrSharedRace, "another lane of this store wrote a different value")
+		if st.stamp == c.serial {
+			if c.shared[at] != x {
+				return w.memFault(in, l, at, ErrSharedRace, "lane %d of this store wrote a different value", st.wLane)
+			}
+		} else if st.wEpoch == w.epoch && int(st.wLane) != l && c.shared[at] != x {
+			return w.memFault(in, l, at, ErrSharedRace, "byte written by lane %d of this warp with no bar.warp.sync between", st.wLane)
 		}
-		c.shadow[at] = own
-		c.stamp[at] = c.serial
+		if st.rEpoch == w.epoch {
+			if others := st.rLanes &^ (1 << l); others != 0 {
+				return w.memFault(in, l, at, ErrSharedRace, "byte read by lanes %#08x of this warp with no bar.warp.sync between", others)
+			}
+		}
+		st.owner, st.wLane, st.wEpoch, st.stamp = own, uint8(l), w.epoch, c.serial
 		c.shared[at] = x
 	}
 	return nil
+}
+
+func b2u(b bool) uint32 {
+	if b {
+		return 1
+	}
+	return 0
 }

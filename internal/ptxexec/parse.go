@@ -96,9 +96,9 @@ type formSpec struct {
 var formTable = map[string]formSpec{
 	"mov.u32":              {op: opMov32, sig: "rS"},
 	"mov.u64":              {op: opMov64, sig: "dY"},
-	"cvt.u64.u32":          {op: opCvt64from32, sig: "dR"},
-	"cvt.u32.u64":          {op: opCvt32from64, sig: "rD"},
-	"cvta.to.global.u64":   {op: opCvtaGlobal, sig: "dD"},
+	"cvt.u64.u32":          {op: opCvt64from32, sig: "dX"},
+	"cvt.u32.u64":          {op: opCvt32from64, sig: "rE"},
+	"cvta.to.global.u64":   {op: opCvtaGlobal, sig: "dE"},
 	"add.u32":              {op: opAdd32, sig: "rRR"},
 	"sub.u32":              {op: opSub32, sig: "rRR"},
 	"mul.lo.u32":           {op: opMulLo32, sig: "rRR"},
@@ -110,18 +110,18 @@ var formTable = map[string]formSpec{
 	"and.b32":              {op: opAnd32, sig: "rRR"},
 	"or.b32":               {op: opOr32, sig: "rRR"},
 	"xor.b32":              {op: opXor32, sig: "rRR"},
-	"not.b32":              {op: opNot32, sig: "rR"},
-	"neg.s32":              {op: opNeg32, sig: "rR"},
+	"not.b32":              {op: opNot32, sig: "rX"},
+	"neg.s32":              {op: opNeg32, sig: "rX"},
 	"min.u32":              {op: opMinU32, sig: "rRR"},
 	"max.u32":              {op: opMaxU32, sig: "rRR"},
 	"min.s32":              {op: opMinS32, sig: "rRR"},
 	"max.s32":              {op: opMaxS32, sig: "rRR"},
 	"selp.b32":             {op: opSelp32, sig: "rRRq"},
-	"shf.r.clamp.b32":      {op: opShfRClamp, sig: "rRRR"},
-	"bfind.u32":            {op: opBfind, sig: "rR"},
-	"brev.b32":             {op: opBrev, sig: "rR"},
-	"clz.b32":              {op: opClz, sig: "rR"},
-	"popc.b32":             {op: opPopc, sig: "rR"},
+	"shf.r.clamp.b32":      {op: opShfRClamp, sig: "rXXR"},
+	"bfind.u32":            {op: opBfind, sig: "rX"},
+	"brev.b32":             {op: opBrev, sig: "rX"},
+	"clz.b32":              {op: opClz, sig: "rX"},
+	"popc.b32":             {op: opPopc, sig: "rX"},
 	"and.pred":             {op: opAndPred, sig: "pqq"},
 	"or.pred":              {op: opOrPred, sig: "pqq"},
 	"not.pred":             {op: opNotPred, sig: "pq"},
@@ -129,14 +129,14 @@ var formTable = map[string]formSpec{
 	"ld.global.u8":         {op: opLd, sig: "ra", space: spaceGlobal, width: 1},
 	"ld.global.u32":        {op: opLd, sig: "ra", space: spaceGlobal, width: 4},
 	"ld.global.v4.u32":     {op: opLdV4, sig: "va", space: spaceGlobal, width: 16},
-	"st.global.u8":         {op: opSt, sig: "aR", space: spaceGlobal, width: 1},
-	"st.global.u32":        {op: opSt, sig: "aR", space: spaceGlobal, width: 4},
+	"st.global.u8":         {op: opSt, sig: "aX", space: spaceGlobal, width: 1},
+	"st.global.u32":        {op: opSt, sig: "aX", space: spaceGlobal, width: 4},
 	"ld.shared.u8":         {op: opLd, sig: "ra", space: spaceShared, width: 1},
 	"ld.shared.u16":        {op: opLd, sig: "ra", space: spaceShared, width: 2},
 	"ld.shared.u32":        {op: opLd, sig: "ra", space: spaceShared, width: 4},
-	"st.shared.u8":         {op: opSt, sig: "aR", space: spaceShared, width: 1},
-	"st.shared.u16":        {op: opSt, sig: "aR", space: spaceShared, width: 2},
-	"st.shared.u32":        {op: opSt, sig: "aR", space: spaceShared, width: 4},
+	"st.shared.u8":         {op: opSt, sig: "aX", space: spaceShared, width: 1},
+	"st.shared.u16":        {op: opSt, sig: "aX", space: spaceShared, width: 2},
+	"st.shared.u32":        {op: opSt, sig: "aX", space: spaceShared, width: 4},
 	"st.shared.v4.u32":     {op: opStV4, sig: "aV", space: spaceShared, width: 16},
 	"match.any.sync.b32":   {op: opMatchAny, sig: "rRm"},
 	"vote.sync.ballot.b32": {op: opBallot, sig: "rPm"},
@@ -419,11 +419,16 @@ decode:
 	for _, p := range body {
 		in, err := d.decode(p.op, p.guard, p.args)
 		if err != nil {
-			return nil, 0, parseError(p.line, p.text, "%v", err)
+			return nil, 0, fmt.Errorf("%w: line %d: %s: %w", ErrSyntax, p.line, p.text, err)
 		}
 		in.line = int32(p.line)
 		in.text = p.text
 		k.code = append(k.code, in)
+	}
+	for l, at := range labels {
+		if int(at) >= len(k.code) {
+			return nil, 0, parseError(i, "}", "label %s has no instruction after it", l)
+		}
 	}
 	if len(k.code) == 0 || !endsFlow(k.code[len(k.code)-1]) {
 		// Falling off the end of the code would run past the last
@@ -748,8 +753,12 @@ func (d *decoder) decode(op, guard string, args []string) (inst, error) {
 			*nextSrc(), err = d.src32(s, true, false, &in)
 		case 'S':
 			*nextSrc(), err = d.src32(s, true, true, &in)
+		case 'X':
+			*nextSrc(), err = d.src32(s, false, false, &in)
 		case 'D':
 			*nextSrc(), err = d.src64(s, true, false, &in)
+		case 'E':
+			*nextSrc(), err = d.src64(s, false, false, &in)
 		case 'Y':
 			*nextSrc(), err = d.src64(s, true, true, &in)
 		case 'q':

@@ -33,7 +33,7 @@ var (
 	ErrOutOfBounds  = errors.New("ptxexec: out-of-bounds access")
 	ErrMisaligned   = errors.New("ptxexec: misaligned access")
 	ErrUninitShared = errors.New("ptxexec: read of shared memory never written")
-	ErrSharedRace   = errors.New("ptxexec: shared-memory race between warps")
+	ErrSharedRace   = errors.New("ptxexec: shared-memory race")
 	ErrUndefinedReg = errors.New("ptxexec: read of a register never written")
 	ErrDivergent    = errors.New("ptxexec: divergent uniform operation")
 	ErrMemberMask   = errors.New("ptxexec: invalid member mask")
@@ -60,6 +60,46 @@ type Module struct {
 	StepLimit int64
 
 	steps atomic.Int64
+
+	profMu  sync.Mutex
+	profile map[string][]int64 // per kernel, per instruction; nil when off
+}
+
+// EnableProfile makes later launches count how often each instruction
+// executes (once per warp, however many lanes execute it).
+func (m *Module) EnableProfile() {
+	m.profMu.Lock()
+	defer m.profMu.Unlock()
+	if m.profile == nil {
+		m.profile = map[string][]int64{}
+	}
+}
+
+// LineCount is how often one instruction executed.
+type LineCount struct {
+	Line  int
+	Text  string
+	Count int64
+}
+
+// Profile returns the execution count of every instruction of kernel, in
+// text order, summed over the launches since EnableProfile.
+func (m *Module) Profile(kernel string) []LineCount {
+	k, ok := m.kernels[kernel]
+	if !ok {
+		return nil
+	}
+	m.profMu.Lock()
+	defer m.profMu.Unlock()
+	counts := m.profile[kernel]
+	out := make([]LineCount, len(k.code))
+	for i, in := range k.code {
+		out[i] = LineCount{Line: int(in.line), Text: in.text}
+		if counts != nil {
+			out[i].Count = counts[i]
+		}
+	}
+	return out
 }
 
 // Load parses and decodes PTX text.
@@ -157,6 +197,11 @@ func (m *Module) Launch(kernel string, grid, block int, params []uint64, mem *Me
 		go func() {
 			defer wg.Done()
 			c := newCTA(k, block, params, mem, limit)
+			m.profMu.Lock()
+			if m.profile != nil {
+				c.counts = make([]int64, len(k.code))
+			}
+			m.profMu.Unlock()
 			for {
 				b := next.Add(1) - 1
 				if b >= int64(grid) || b > failedAt.Load() {
@@ -174,6 +219,18 @@ func (m *Module) Launch(kernel string, grid, block int, params []uint64, mem *Me
 				mu.Unlock()
 			}
 			m.steps.Add(c.steps)
+			if c.counts != nil {
+				m.profMu.Lock()
+				total := m.profile[kernel]
+				if total == nil {
+					total = make([]int64, len(k.code))
+					m.profile[kernel] = total
+				}
+				for i, n := range c.counts {
+					total[i] += n
+				}
+				m.profMu.Unlock()
+			}
 		}()
 	}
 	wg.Wait()

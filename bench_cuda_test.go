@@ -1,0 +1,195 @@
+//go:build cuda
+
+package lz4warp
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/lz4warp/lz4warp/gpuimpl"
+	"github.com/lz4warp/lz4warp/internal/cudart"
+	"github.com/lz4warp/lz4warp/internal/dataset"
+)
+
+// The GPU benchmarks (spec/gpu-results.md records their figures):
+//   - BenchmarkEndToEnd/{simd,gpu}/<dataset>/<batch>: exactly <batch> pages
+//     (a set's pages repeated when it holds fewer) compressed by the 16-core
+//     CPU backend and end to end through a GPU Compressor's CompressBatch
+//     (staging, H2D, kernel, D2H, assembly) in the same run; the GPU also
+//     reports the sum of its kernel events as kernel-GB/s. The GPU backend
+//     is also added to bench_test.go's BenchmarkCompressBatch;
+//   - BenchmarkGPUKernel/gpu/<dataset>/<batch>: the whole batch in one
+//     launch with nothing overlapping it, kernel-GB/s from its events;
+//   - BenchmarkPinnedH2D/64MiB: one pinned 64 MiB host-to-device copy.
+// LZ4WARP_BENCH_SLOT sets the GPU's pages per launch (default 8,192).
+
+func init() {
+	extraBenchBackends = append(extraBenchBackends, benchBackend{name: "gpu", compress: gpuBenchCompress})
+}
+
+func benchSlotPages() int {
+	if v, err := strconv.Atoi(os.Getenv("LZ4WARP_BENCH_SLOT")); err == nil && v > 0 {
+		return v
+	}
+	return 8192
+}
+
+var gpuBench struct {
+	sync.Mutex
+	c      *Compressor
+	b      *testing.B
+	bytes  float64
+	kernel time.Duration
+}
+
+// gpuBenchCompress runs one batch through a GPU Compressor shared by the
+// benchmarks, and reports the kernel's share as kernel-GB/s.
+func gpuBenchCompress(b *testing.B, pages []Page) []CompressedPage {
+	gpuBench.Lock()
+	defer gpuBench.Unlock()
+	if gpuBench.c == nil {
+		cfg := DefaultConfig()
+		cfg.BatchSize = benchSlotPages()
+		c, err := NewGPUBatchCompressor(cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		gpuBench.c = c
+	}
+	if gpuBench.b != b {
+		gpuBench.b, gpuBench.bytes, gpuBench.kernel = b, 0, 0
+	}
+	res, err := gpuBench.c.CompressBatch(pages)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if res.Backend != BackendGPU {
+		b.Fatalf("%d pages went to the %v backend", len(pages), res.Backend)
+	}
+	gpuBench.bytes += float64(len(pages) * PageSize)
+	gpuBench.kernel += res.KernelTime
+	b.ReportMetric(gpuBench.bytes/gpuBench.kernel.Seconds()/1e9, "kernel-GB/s")
+	return res.Pages
+}
+
+// tiledBatch is exactly n pages of a data set, the set's pages repeated
+// when it holds fewer (text and binaries are as large as the files found).
+func tiledBatch(b *testing.B, name string, n int) []Page {
+	pages := loadBatch(b, name, n)
+	if len(pages) == n {
+		return pages
+	}
+	out := make([]Page, n)
+	for i := range out {
+		out[i] = pages[i%len(pages)]
+	}
+	return out
+}
+
+func BenchmarkEndToEnd(b *testing.B) {
+	cpu := func(_ *testing.B, pages []Page) []CompressedPage { return compressParallel(pages) }
+	for _, be := range []benchBackend{{name: "simd", compress: cpu}, {name: "gpu", compress: gpuBenchCompress}} {
+		for _, name := range dataset.Names() {
+			for _, size := range batchSizes(b) {
+				b.Run(fmt.Sprintf("%s/%s/%d", be.name, name, size), func(b *testing.B) {
+					pages := tiledBatch(b, name, size)
+					b.SetBytes(int64(len(pages)) * PageSize)
+					var out []CompressedPage
+					for b.Loop() {
+						out = be.compress(b, pages)
+					}
+					stored := 0
+					for _, p := range out {
+						stored += len(p.Data)
+					}
+					b.ReportMetric(float64(len(pages)*PageSize)/float64(stored), "ratio")
+				})
+			}
+		}
+	}
+}
+
+func BenchmarkGPUKernel(b *testing.B) {
+	for _, name := range dataset.Names() {
+		for _, size := range batchSizes(b) {
+			b.Run(fmt.Sprintf("gpu/%s/%d", name, size), func(b *testing.B) {
+				pages := tiledBatch(b, name, size)
+				e, err := gpuimpl.Open(gpuimpl.Options{BatchPages: len(pages), RingSlots: 1})
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer e.Close()
+				b.SetBytes(int64(len(pages)) * PageSize)
+				var kernel, h2d []time.Duration
+				for b.Loop() {
+					_, t, err := e.Compress(pages)
+					if err != nil {
+						b.Fatal(err)
+					}
+					kernel, h2d = append(kernel, t.Kernel), append(h2d, t.H2D)
+				}
+				bytes := float64(len(pages) * PageSize)
+				b.ReportMetric(bytes/median(kernel).Seconds()/1e9, "kernel-GB/s")
+				b.ReportMetric(bytes/median(h2d).Seconds()/1e9, "h2d-GB/s")
+			})
+		}
+	}
+}
+
+func median(d []time.Duration) time.Duration {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func BenchmarkPinnedH2D(b *testing.B) {
+	const size = 64 << 20
+	b.Run("64MiB", func(b *testing.B) {
+		c, err := cudart.NewContext(0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer c.Close()
+		host, err := c.HostAlloc(size)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for i := range host.Bytes {
+			host.Bytes[i] = byte(i)
+		}
+		dev, err := c.Alloc(size)
+		if err != nil {
+			b.Fatal(err)
+		}
+		s, _ := c.NewStream()
+		start, _ := c.NewEvent()
+		end, _ := c.NewEvent()
+		b.SetBytes(size)
+		var times []time.Duration
+		for b.Loop() {
+			if err := start.Record(s); err != nil {
+				b.Fatal(err)
+			}
+			if err := s.CopyHtoD(dev, host.Bytes); err != nil {
+				b.Fatal(err)
+			}
+			if err := end.Record(s); err != nil {
+				b.Fatal(err)
+			}
+			if err := end.Synchronize(); err != nil {
+				b.Fatal(err)
+			}
+			d, err := start.Elapsed(end)
+			if err != nil {
+				b.Fatal(err)
+			}
+			times = append(times, d)
+		}
+		b.ReportMetric(size/median(times).Seconds()/1e9, "h2d-GB/s")
+	})
+}

@@ -1,0 +1,43 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/lz4warp/lz4warp"
+)
+
+// runDevices lists every CUDA device with its DeviceInfo, optimal batch
+// size (API-9) and support (API-10), or says clearly that there is none
+// (CLI-12).
+func runDevices(e *env, args []string) error {
+	fs := newFlags(e, "devices", "")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected argument %q", fs.Arg(0))
+	}
+	devs, err := lz4warp.Devices()
+	if err != nil {
+		return fmt.Errorf("listing CUDA devices: %w", err)
+	}
+	if len(devs) == 0 {
+		if cudaBuild {
+			fmt.Fprintln(e.stdout, "no CUDA GPU found: the CPU backends (scalar, simd) will be used")
+		} else {
+			fmt.Fprintln(e.stdout, "no CUDA GPU: this lz4warp was built without CUDA support (build with -tags cuda); the CPU backends (scalar, simd) will be used")
+		}
+		return nil
+	}
+	for _, d := range devs {
+		supported := "supported"
+		if !d.IsSupported() {
+			supported = fmt.Sprintf("not supported (compute capability below %d.0)", lz4warp.MinComputeMajor)
+		}
+		fmt.Fprintf(e.stdout, "device %d: %s\n", d.Index, d.Name)
+		fmt.Fprintf(e.stdout, "  compute capability %d.%d, %s backend, %s\n", d.ComputeCapability[0], d.ComputeCapability[1], d.Backend, supported)
+		fmt.Fprintf(e.stdout, "  memory %s, L2 cache %s\n", humanBytes(int64(d.TotalMemory)), humanBytes(int64(d.L2CacheSize)))
+		fmt.Fprintf(e.stdout, "  optimal batch %d pages (80%% of the L2 in 4 KiB pages)\n", d.OptimalBatchSize())
+	}
+	return nil
+}

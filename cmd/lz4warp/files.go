@@ -1,0 +1,171 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// parseInterspersed parses flags placed before or after the operands, as
+// Unix tools allow (`lz4warp compress file -o out`); "--" ends the flags.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var operands []string
+	for {
+		if err := parse(fs, args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return operands, nil
+		}
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			return append(operands, rest...), nil
+		}
+		operands = append(operands, rest[0])
+		args = rest[1:]
+	}
+}
+
+// input is an opened input: stdin or a file.
+type input struct {
+	r    io.Reader
+	name string // for messages
+	path string // "" for stdin
+	size int64  // -1 when unknown
+	mode fs.FileMode
+	f    *os.File
+}
+
+func openInput(e *env, operand string) (*input, error) {
+	if operand == "" || operand == "-" {
+		return &input{r: e.stdin, name: "stdin", size: -1, mode: 0o644}, nil
+	}
+	f, err := os.Open(operand)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if fi.IsDir() {
+		f.Close()
+		return nil, fmt.Errorf("%s is a directory", operand)
+	}
+	in := &input{r: f, name: operand, path: operand, size: -1, mode: fi.Mode().Perm(), f: f}
+	if fi.Mode().IsRegular() {
+		in.size = fi.Size()
+	}
+	return in, nil
+}
+
+func (in *input) Close() error {
+	if in.f != nil {
+		return in.f.Close()
+	}
+	return nil
+}
+
+// output is where a command writes: stdout, or a file that appears under
+// its name only once complete (CLI-8). The data goes to a temporary file in
+// the same directory, renamed over the final name by commit.
+type output struct {
+	w     io.Writer
+	name  string // for messages
+	final string // "" for stdout
+	tmp   *os.File
+}
+
+var errExists = errors.New("already exists (use -f to overwrite)")
+
+// createOutput opens path ("-" for stdout). An existing file is an error
+// unless force is set; it is replaced only at commit.
+func createOutput(e *env, path string, force bool, mode fs.FileMode) (*output, error) {
+	if path == "-" {
+		return &output{w: e.stdout, name: "stdout"}, nil
+	}
+	if fi, err := os.Stat(path); err == nil {
+		if !force {
+			return nil, fmt.Errorf("%s %w", path, errExists)
+		}
+		if !fi.Mode().IsRegular() {
+			return nil, fmt.Errorf("%s is not a regular file", path)
+		}
+	}
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return nil, err
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return nil, err
+	}
+	return &output{w: tmp, name: path, final: path, tmp: tmp}, nil
+}
+
+// commit makes the output appear under its name.
+func (o *output) commit() error {
+	if o.tmp == nil {
+		return nil
+	}
+	err := o.tmp.Close()
+	if err == nil {
+		err = os.Rename(o.tmp.Name(), o.final)
+	}
+	if err != nil {
+		os.Remove(o.tmp.Name())
+	}
+	o.tmp = nil
+	return err
+}
+
+// abort removes a file output that was not committed; nothing remains
+// under the output's name, nor a temporary file.
+func (o *output) abort() {
+	if o.tmp == nil {
+		return
+	}
+	o.tmp.Close()
+	os.Remove(o.tmp.Name())
+	o.tmp = nil
+}
+
+// outputPath chooses where a command writes (CLI-7): -o when given; else
+// stdout for stdin; else the input's name with suffix added (compress) or
+// removed (decompress).
+func outputPath(flagOut, operand, suffix string, compress bool) (string, error) {
+	if flagOut != "" {
+		return flagOut, nil
+	}
+	if operand == "" || operand == "-" {
+		return "-", nil
+	}
+	if compress {
+		return operand + suffix, nil
+	}
+	if base, ok := strings.CutSuffix(operand, suffix); ok && base != "" && !strings.HasSuffix(base, "/") {
+		return base, nil
+	}
+	return "", usagef("cannot name the output of %s: it does not end in %s (use -o)", operand, suffix)
+}
+
+// sameFile reports whether the input and output paths name one file.
+func sameFile(in *input, outPath string) bool {
+	if in.f == nil || outPath == "-" {
+		return false
+	}
+	a, err1 := in.f.Stat()
+	b, err2 := os.Stat(outPath)
+	return err1 == nil && err2 == nil && os.SameFile(a, b)
+}

@@ -1,0 +1,173 @@
+//go:build cuda
+
+package lz4warp
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"testing"
+
+	"github.com/lz4warp/lz4warp/gpuimpl"
+	"github.com/lz4warp/lz4warp/reference"
+)
+
+// mixedPages makes n pages: zeros, same-filled words, random bytes and
+// text-like repeats in turn.
+func mixedPages(n int, seed uint64) []Page {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	pages := make([]Page, n)
+	words := []string{"page ", "warp ", "kernel ", "lz4 ", "\n", "return nil\n", "0x7f00 "}
+	for i := range pages {
+		p := &pages[i]
+		switch i % 4 {
+		case 1:
+			w := rng.Uint64()
+			for j := 0; j < PageSize; j += 8 {
+				binary.LittleEndian.PutUint64(p[j:], w)
+			}
+		case 2:
+			for j := 0; j < PageSize; j += 8 {
+				binary.LittleEndian.PutUint64(p[j:], rng.Uint64())
+			}
+		case 3:
+			for j := 0; j < PageSize; {
+				j += copy(p[j:], words[rng.IntN(len(words))])
+			}
+		}
+	}
+	return pages
+}
+
+func checkAgainstReference(t *testing.T, pages []Page, got []CompressedPage) {
+	t.Helper()
+	if len(got) != len(pages) {
+		t.Fatalf("%d outputs for %d pages", len(got), len(pages))
+	}
+	var buf [reference.PageBound]byte
+	for i := range pages {
+		kind, n := reference.EncodePage(buf[:], &pages[i])
+		if got[i].Kind != PageKind(kind) || !bytes.Equal(got[i].Data, buf[:n]) {
+			t.Fatalf("page %d: kind %v, %d bytes; reference %v, %d bytes", i, got[i].Kind, len(got[i].Data), kind, n)
+		}
+	}
+}
+
+// Checks API-3, RT-10: with a GPU, NewCompressor opens it and SelectBackend
+// sends batches of 1,000 pages or more to it, smaller ones to the CPU.
+func TestCompressorPicksGPU(t *testing.T) {
+	if !GPUAvailable() {
+		t.Fatal("no GPU available in a cuda build on the device machine")
+	}
+	c, err := NewCompressor(DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if c.gpu == nil {
+		t.Fatal("NewCompressor did not open the GPU")
+	}
+	for _, n := range []int{GPUMinBatch - 1, GPUMinBatch, 3*GPUMinBatch + 17} {
+		pages := mixedPages(n, uint64(n))
+		res, err := c.CompressBatch(pages)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := SelectBackend(n, true)
+		if res.Backend != want {
+			t.Errorf("%d pages: backend %v, want %v", n, res.Backend, want)
+		}
+		if want == BackendGPU && (res.KernelTime <= 0 || res.H2DTime <= 0 || res.D2HTime <= 0) {
+			t.Errorf("%d pages on the GPU: event timings missing: %+v", n, res)
+		}
+		checkAgainstReference(t, pages, res.Pages)
+	}
+	g, err := NewGPUBatchCompressor(DefaultConfig())
+	if err != nil {
+		t.Fatalf("NewGPUBatchCompressor: %v", err)
+	}
+	g.Close()
+}
+
+// Checks API-15, RT-9: a fault that is not sticky is absorbed: the batch
+// comes back complete from the CPU, GPUFallbacks counts it, and the next
+// batch runs on the rebuilt GPU context.
+func TestCompressorFaultFallback(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.BatchSize = 700
+	c, err := NewGPUBatchCompressor(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	pages := mixedPages(2500, 99)
+	faults := []gpuimpl.Fault{gpuimpl.FaultOutOfMemory, gpuimpl.FaultInvalidLaunch}
+	for i, f := range faults {
+		c.gpu.InjectFault(f)
+		res, err := c.CompressBatch(pages)
+		if err != nil {
+			t.Fatalf("%v: %v", f, err)
+		}
+		if res.Backend != BackendSIMD {
+			t.Errorf("%v: backend %v, want the CPU fallback", f, res.Backend)
+		}
+		checkAgainstReference(t, pages, res.Pages)
+		if got := c.Stats().GPUFallbacks; got != uint64(i+1) {
+			t.Errorf("%v: GPUFallbacks %d, want %d", f, got, i+1)
+		}
+		res, err = c.CompressBatch(pages)
+		if err != nil || res.Backend != BackendGPU {
+			t.Fatalf("%v: the batch after the fault: backend %v, %v", f, res.Backend, err)
+		}
+		checkAgainstReference(t, pages, res.Pages)
+	}
+	if got := c.Stats().PagesCompressed; got != uint64(2*len(faults)*len(pages)) {
+		t.Errorf("PagesCompressed %d", got)
+	}
+}
+
+// Checks API-15, RT-9: a sticky fault loses no page either: the batch comes
+// back complete from the CPU, GPUFallbacks counts it, and since the device
+// is lost to the process, the Compressor sends later batches to the CPU.
+// Each fault runs in a child process, which it leaves unable to use the GPU.
+func TestCompressorStickyFaultFallback(t *testing.T) {
+	for _, f := range []gpuimpl.Fault{gpuimpl.FaultIllegalAddress, gpuimpl.FaultLaunchFailure} {
+		t.Run(f.String(), func(t *testing.T) {
+			if os.Getenv("LZ4WARP_CHILD") == "" {
+				cmd := exec.Command(os.Args[0], "-test.run", "^"+t.Name()+"$", "-test.v", "-test.count=1")
+				cmd.Env = append(os.Environ(), "LZ4WARP_CHILD=1")
+				out, err := cmd.CombinedOutput()
+				t.Logf("child process:\n%s", out)
+				if err != nil {
+					t.Fatalf("child process: %v", err)
+				}
+				return
+			}
+			c, err := NewGPUBatchCompressor(DefaultConfig())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			pages := mixedPages(2100, 5)
+			c.gpu.InjectFault(f)
+			res, err := c.CompressBatch(pages)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Backend != BackendSIMD || c.Stats().GPUFallbacks != 1 {
+				t.Errorf("backend %v, GPUFallbacks %d; want simd, 1", res.Backend, c.Stats().GPUFallbacks)
+			}
+			checkAgainstReference(t, pages, res.Pages)
+			res, err = c.CompressBatch(pages)
+			if err != nil || res.Backend != BackendSIMD || c.gpu != nil {
+				t.Fatalf("after the sticky fault: backend %v, %v; the GPU should be dropped", res.Backend, err)
+			}
+			checkAgainstReference(t, pages, res.Pages)
+			if c.Stats().GPUFallbacks != 1 {
+				t.Errorf("GPUFallbacks %d after a CPU batch", c.Stats().GPUFallbacks)
+			}
+		})
+	}
+}

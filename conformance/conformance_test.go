@@ -1,0 +1,183 @@
+package conformance
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"testing"
+
+	"github.com/lz4warp/lz4warp"
+	"github.com/lz4warp/lz4warp/reference"
+	"pgregory.net/rapid"
+)
+
+// total counts every page checked by the properties of this package.
+var total Tally
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	fmt.Println(total.String())
+	if _, mismatches, first := total.Result(); mismatches > 0 {
+		fmt.Println("first mismatch:", first)
+		code = 1
+	}
+	os.Exit(code)
+}
+
+func newCompressor(t *testing.T) *lz4warp.Compressor {
+	t.Helper()
+	c, err := lz4warp.NewCompressor(lz4warp.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+func checkBatch(t *rapid.T, compress CompressFunc, specs []Spec) {
+	checked, mismatches, first := CheckSpecs(compress, specs)
+	total.Add(checked, mismatches, first)
+	if first != nil {
+		t.Fatalf("%d of %d pages: %v", mismatches, len(specs), first)
+	}
+}
+
+// Checks API-16, PARSE-8, PAGE-4: the scalar backend (batches below
+// lz4warp.SIMDMinBatch pages) produces the reference's bytes.
+func TestScalarBackendConformance(t *testing.T) {
+	c := newCompressor(t)
+	compress := CompressorFunc(c, lz4warp.BackendScalar)
+	rapid.Check(t, func(t *rapid.T) {
+		checkBatch(t, compress, Batch(1, lz4warp.SIMDMinBatch-1).Draw(t, "specs"))
+	})
+}
+
+// Checks API-16, PARSE-8, PAGE-4: the SIMD backend (batches from
+// lz4warp.SIMDMinBatch pages up, below the GPU's threshold) produces the
+// reference's bytes.
+func TestSIMDBackendConformance(t *testing.T) {
+	c := newCompressor(t)
+	compress := CompressorFunc(c, lz4warp.BackendSIMD)
+	rapid.Check(t, func(t *rapid.T) {
+		checkBatch(t, compress, Batch(lz4warp.SIMDMinBatch, 200).Draw(t, "specs"))
+	})
+}
+
+// corpusPages is the number of Corpus pages TestCorpusConformance checks;
+// CONFORMANCE_PAGES overrides it.
+func corpusPages(t *testing.T) int {
+	n := 24000
+	if s := os.Getenv("CONFORMANCE_PAGES"); s != "" {
+		v, err := strconv.Atoi(s)
+		if err != nil || v < 1 {
+			t.Fatalf("CONFORMANCE_PAGES=%q is not a page count", s)
+		}
+		n = v
+	}
+	return n
+}
+
+// Checks API-16, PARSE-8, PAGE-3, PAGE-4, PAGE-5: the bulk corpus, every
+// shape alike, through the largest CPU batches (GPU batches on a machine
+// with one, then the backend must be the GPU).
+func TestCorpusConformance(t *testing.T) {
+	c := newCompressor(t)
+	n := corpusPages(t)
+	specs := Corpus(n, 0x6c7a3477617270)
+	gpu := lz4warp.GPUAvailable()
+	batch := lz4warp.GPUMinBatch - 1
+	if gpu {
+		batch = max(lz4warp.GPUMinBatch, lz4warp.DefaultConfig().BatchSize)
+	}
+	for lo := 0; lo < n; lo += batch {
+		chunk := specs[lo:min(lo+batch, n)]
+		// The last batch may be small enough for another backend.
+		compress := CompressorFunc(c, lz4warp.SelectBackend(len(chunk), gpu))
+		checked, mismatches, first := CheckSpecs(compress, chunk)
+		total.Add(checked, mismatches, first)
+		if first != nil {
+			t.Fatalf("pages %d+: %d mismatches: %v", lo, mismatches, first)
+		}
+	}
+}
+
+// The generators are worth what they cover: each shape gives the kinds it
+// is meant to, the near-raw shape straddles the threshold, and the
+// tail-match shape puts matches at the last positions the parse allows.
+func TestGeneratorCoverage(t *testing.T) { // Checks PAGE-5, PARSE-6.
+	specs := Corpus(12*400, 1)
+	kinds := map[Shape]map[reference.Kind]int{}
+	var nearBelow, nearAt, lastMatchAt, lastLegal int
+	var buf [reference.PageBound]byte
+	for _, s := range specs {
+		p := s.Page()
+		kind, _ := reference.EncodePage(buf[:], &p)
+		if kinds[s.Shape] == nil {
+			kinds[s.Shape] = map[reference.Kind]int{}
+		}
+		kinds[s.Shape][kind]++
+		block := make([]byte, reference.CompressBlockBound(pageSize))
+		m, err := reference.CompressBlock(block, p[:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Shape == NearRaw {
+			switch {
+			case m >= reference.RawThreshold-8 && m < reference.RawThreshold:
+				nearBelow++
+			case m >= reference.RawThreshold && m < reference.RawThreshold+8:
+				nearAt++
+			}
+		}
+		if s.Shape == TailMatch {
+			pos := 0
+			for _, seq := range reference.Parse(p[:]) {
+				pos += seq.LiteralLen
+				if seq.MatchLen > 0 && pos >= pageSize-24 {
+					lastMatchAt++
+					if pos == pageSize-reference.MFLimit {
+						lastLegal++
+					}
+				}
+				pos += seq.MatchLen
+			}
+		}
+	}
+	want := map[Shape][]reference.Kind{
+		Zero: {reference.KindSame}, SameFilled: {reference.KindSame}, AlmostSame: {reference.KindLZ4},
+		Text: {reference.KindLZ4}, Repetitive: {reference.KindLZ4, reference.KindRaw}, Random: {reference.KindRaw},
+		Sparse: {reference.KindLZ4}, Structured: {reference.KindLZ4}, Mixed: {reference.KindLZ4, reference.KindRaw},
+		NearRaw: {reference.KindLZ4, reference.KindRaw}, TailMatch: {reference.KindRaw},
+		LongLiterals: {reference.KindLZ4, reference.KindRaw},
+	}
+	for shape, ks := range want {
+		for _, k := range ks {
+			if kinds[shape][k] == 0 {
+				t.Errorf("shape %v: no %v page in %v", shape, k, kinds[shape])
+			}
+		}
+		if len(kinds[shape]) != len(ks) {
+			t.Errorf("shape %v: kinds %v, want only %v", shape, kinds[shape], ks)
+		}
+	}
+	if nearBelow == 0 || nearAt == 0 {
+		t.Errorf("near-raw: %d blocks just below 3,072 bytes, %d just at or above; want both", nearBelow, nearAt)
+	}
+	if lastMatchAt == 0 || lastLegal == 0 {
+		t.Errorf("tail-match: %d matches in the last 24 bytes, %d at n-12; want both", lastMatchAt, lastLegal)
+	}
+	t.Logf("near-raw: %d just below, %d just above; tail matches: %d, at n-12: %d", nearBelow, nearAt, lastMatchAt, lastLegal)
+}
+
+// Checks PARSE-8: a Spec names the same page every time.
+func TestSpecsAreDeterministic(t *testing.T) {
+	a, b := Corpus(200, 7), Corpus(200, 7)
+	for i := range a {
+		if a[i] != b[i] || a[i].Page() != b[i].Page() {
+			t.Fatalf("spec %d: %v and %v differ", i, a[i], b[i])
+		}
+	}
+	if Corpus(1, 7)[0] == Corpus(1, 8)[0] {
+		t.Error("the corpus seed changes nothing")
+	}
+}

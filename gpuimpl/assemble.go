@@ -1,0 +1,59 @@
+package gpuimpl
+
+import (
+	"encoding/binary"
+	"fmt"
+)
+
+// assemble turns the kernel's meta words and output slots for pages into
+// outputs (RT-8): the kind and the length come from the meta word, a
+// same-filled page's word and an LZ4 page's block from its slot, a raw
+// page's payload from the input page itself (GPU-1). Every payload is
+// copied out of the staging buffers, which the next chunk overwrites, into
+// one allocation per worker. A meta word that GPU-1 does not allow is an
+// error wrapping ErrFault.
+func assemble(out []Output, pages [][PageSize]byte, meta, slots []byte) error {
+	errs := make([]error, len(out))
+	parallel(len(out), 256, func(lo, hi int) {
+		total := 0
+		for i := lo; i < hi; i++ {
+			kind, n := DecodeMeta(binary.LittleEndian.Uint32(meta[4*i:]))
+			if !validMeta(kind, n) {
+				errs[i] = fmt.Errorf("%w: page %d: meta word %#08x (kind %d, length %d) breaks GPU-1",
+					ErrFault, i, binary.LittleEndian.Uint32(meta[4*i:]), kind, n)
+				return
+			}
+			total += n
+		}
+		buf := make([]byte, 0, total)
+		for i := lo; i < hi; i++ {
+			kind, n := DecodeMeta(binary.LittleEndian.Uint32(meta[4*i:]))
+			start := len(buf)
+			if kind == kindRaw {
+				buf = append(buf, pages[i][:]...)
+			} else {
+				buf = append(buf, slots[OutSlot*i:OutSlot*i+n]...)
+			}
+			out[i] = Output{Kind: kind, Data: buf[start:len(buf):len(buf)]}
+		}
+	})
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validMeta reports a kind and length that GPU-1 allows.
+func validMeta(kind uint8, n int) bool {
+	switch kind {
+	case kindSame:
+		return n == 8
+	case kindLZ4:
+		return n > 0 && n <= maxPayload
+	case kindRaw:
+		return n == PageSize
+	}
+	return false
+}

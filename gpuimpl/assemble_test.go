@@ -1,0 +1,126 @@
+package gpuimpl
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/lz4warp/lz4warp/reference"
+)
+
+// fakeKernel fills meta words and output slots as GPU-1 says the kernel
+// does, from the reference, and scribbles over raw pages' slots, whose
+// content GPU-1 leaves unspecified.
+func fakeKernel(pages [][PageSize]byte) (meta, slots []byte) {
+	meta = make([]byte, 4*len(pages))
+	slots = make([]byte, OutSlot*len(pages))
+	var buf [reference.PageBound]byte
+	for i := range pages {
+		kind, n := reference.EncodePage(buf[:], &pages[i])
+		binary.LittleEndian.PutUint32(meta[4*i:], uint32(kind)<<MetaKindShift|uint32(n))
+		if kind == reference.KindRaw {
+			for j := range OutSlot {
+				slots[OutSlot*i+j] = byte(j)
+			}
+			continue
+		}
+		copy(slots[OutSlot*i:], buf[:n])
+	}
+	return meta, slots
+}
+
+// Checks RT-8: kinds and lengths from the meta words, payloads from the
+// slots, raw pages from the input, every payload copied out.
+func TestAssemble(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	var pages [][PageSize]byte
+	for i := range 900 {
+		pages = append(pages, *genPage(pageKinds[i%len(pageKinds)], rng))
+	}
+	meta, slots := fakeKernel(pages)
+	out := make([]Output, len(pages))
+	if err := assemble(out, pages, meta, slots); err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[uint8]int{}
+	var buf [reference.PageBound]byte
+	for i := range pages {
+		kind, n := reference.EncodePage(buf[:], &pages[i])
+		if out[i].Kind != uint8(kind) || !bytes.Equal(out[i].Data, buf[:n]) {
+			t.Fatalf("page %d: kind %d, %d bytes; want %v, %d bytes", i, out[i].Kind, len(out[i].Data), kind, n)
+		}
+		kinds[out[i].Kind]++
+	}
+	if kinds[kindSame] == 0 || kinds[kindLZ4] == 0 || kinds[kindRaw] == 0 {
+		t.Errorf("kinds covered: %v", kinds)
+	}
+	// The outputs own their bytes: neither the staging buffers nor the
+	// input pages back them.
+	want := make([]Output, len(out))
+	for i, o := range out {
+		want[i] = Output{Kind: o.Kind, Data: bytes.Clone(o.Data)}
+	}
+	clear(slots)
+	clear(meta)
+	for i := range pages {
+		pages[i][0] ^= 1
+	}
+	for i := range out {
+		if !bytes.Equal(out[i].Data, want[i].Data) {
+			t.Fatalf("page %d (kind %d): the output changed with the buffers it was assembled from", i, out[i].Kind)
+		}
+	}
+}
+
+// Checks RT-8: a meta word GPU-1 does not allow is a fault, not output.
+func TestAssembleRejectsBadMeta(t *testing.T) {
+	pages := make([][PageSize]byte, 4)
+	for _, word := range []uint32{0, 1<<24 | 7, 2<<24 | 0, 2<<24 | OutSlot, 3<<24 | 100, 4<<24 | 8} {
+		meta, slots := fakeKernel(pages)
+		binary.LittleEndian.PutUint32(meta[8:], word)
+		err := assemble(make([]Output, 4), pages, meta, slots)
+		if !errors.Is(err, ErrFault) {
+			t.Errorf("meta word %#x: %v, want ErrFault", word, err)
+		}
+	}
+}
+
+// Checks RT-5: the PTX target of each compute capability.
+func TestKernelTarget(t *testing.T) {
+	for _, c := range []struct{ major, minor, sm int }{
+		{6, 1, 0}, {7, 0, 70}, {7, 2, 70}, {7, 5, 75}, {8, 0, 80}, {8, 6, 86}, {8, 7, 86},
+		{8, 9, 89}, {9, 0, 90}, {10, 0, 90}, {12, 0, 90},
+	} {
+		if got := KernelTarget(c.major, c.minor); got != c.sm {
+			t.Errorf("KernelTarget(%d, %d) = %d, want %d", c.major, c.minor, got, c.sm)
+		}
+	}
+}
+
+// Checks RT-6: parallel covers every index once.
+func TestParallel(t *testing.T) {
+	for _, n := range []int{0, 1, 255, 256, 257, 10000} {
+		seen := make([]int32, n)
+		parallel(n, 64, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				seen[i]++
+			}
+		})
+		for i, s := range seen {
+			if s != 1 {
+				t.Fatalf("n=%d: index %d visited %d times", n, i, s)
+			}
+		}
+	}
+	src := make([]byte, 3<<20)
+	for i := range src {
+		src[i] = byte(i * 7)
+	}
+	dst := make([]byte, len(src))
+	parallelCopy(dst, src)
+	if !bytes.Equal(dst, src) {
+		t.Fatal("parallelCopy differs")
+	}
+}

@@ -1,0 +1,522 @@
+//go:build cuda
+
+package gpuimpl
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/lz4warp/lz4warp/internal/cudart"
+)
+
+// Devices lists the CUDA devices from their own attributes (RT-1).
+func Devices() ([]Device, error) {
+	infos, err := cudart.Devices()
+	if err != nil {
+		return nil, err
+	}
+	devs := make([]Device, len(infos))
+	for i, d := range infos {
+		devs[i] = Device{Index: d.Ordinal, Name: d.Name, TotalMemory: d.TotalMemory,
+			L2CacheSize: d.L2CacheSize, Major: d.Major, Minor: d.Minor}
+	}
+	return devs, nil
+}
+
+// deviceState is the one context of a device that every Engine on it
+// shares, with the page kernel JIT-compiled into it once (RT-5).
+type deviceState struct {
+	// mu is held for reading by every batch and for writing by a rebuild,
+	// so that no batch runs in a context being destroyed.
+	mu    sync.RWMutex
+	index int
+	info  cudart.DeviceInfo
+	sm    int
+	ctx   *cudart.Context // nil after a failed rebuild
+	fn    *cudart.Function
+	trap  *cudart.Function // loaded when a test first injects a launch failure
+	gen   int              // counts rebuilds; buffers of an older generation are gone
+	refs  int
+	lost  error // the sticky fault that made the device unusable, if any
+}
+
+var (
+	devicesMu sync.Mutex
+	devices   = map[int]*deviceState{}
+	ptxTexts  sync.Map // sm → KernelPTX(sm)
+)
+
+func kernelText(sm int) string {
+	if t, ok := ptxTexts.Load(sm); ok {
+		return t.(string)
+	}
+	t, _ := ptxTexts.LoadOrStore(sm, KernelPTX(sm))
+	return t.(string)
+}
+
+// acquireDevice returns the device's shared state, creating its context
+// and loading the kernel on first use.
+func acquireDevice(index int) (*deviceState, error) {
+	devicesMu.Lock()
+	defer devicesMu.Unlock()
+	if d, ok := devices[index]; ok {
+		d.refs++
+		return d, nil
+	}
+	info, err := cudart.Device(index)
+	if err != nil {
+		return nil, err
+	}
+	sm := KernelTarget(info.Major, info.Minor)
+	if sm == 0 {
+		return nil, fmt.Errorf("%w: device %d (%s) has compute capability %d.%d, the kernel needs 7.0",
+			ErrNotAvailable, index, info.Name, info.Major, info.Minor)
+	}
+	d := &deviceState{index: index, info: info, sm: sm, refs: 1}
+	if err := d.load(); err != nil {
+		return nil, err
+	}
+	devices[index] = d
+	return d, nil
+}
+
+// load creates the context and JIT-compiles the kernel into it.
+func (d *deviceState) load() error {
+	ctx, err := cudart.NewContext(d.index)
+	if err != nil {
+		return err
+	}
+	mod, err := ctx.LoadPTX(kernelText(d.sm))
+	if err != nil {
+		ctx.Close()
+		return fmt.Errorf("gpuimpl: loading the sm_%d kernel on %s: %w", d.sm, d.info.Name, err)
+	}
+	fn, err := mod.Function(KernelName)
+	if err != nil {
+		ctx.Close()
+		return err
+	}
+	d.ctx, d.fn, d.trap = ctx, fn, nil
+	return nil
+}
+
+// rebuild replaces the context after a fault in generation gen; when
+// another engine has already rebuilt it, it does nothing. After a sticky
+// fault the device is lost instead: the driver fails every later call of
+// the process, cuCtxCreate included, with the same error (RT-4).
+func (d *deviceState) rebuild(gen int, cause error) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.lost != nil {
+		return d.lost
+	}
+	var ce *cudart.Error
+	if errors.As(cause, &ce) && ce.Code.Sticky() {
+		d.lost = fmt.Errorf("%w: %w", ErrDeviceLost, cause)
+		return d.lost
+	}
+	if d.gen != gen && d.ctx != nil {
+		return nil
+	}
+	if d.ctx != nil {
+		d.ctx.Close() // a poisoned context reports its error again; it is gone either way
+	}
+	d.ctx, d.fn, d.trap = nil, nil, nil
+	d.gen++
+	return d.load()
+}
+
+func releaseDevice(d *deviceState) error {
+	devicesMu.Lock()
+	defer devicesMu.Unlock()
+	d.refs--
+	if d.refs > 0 {
+		return nil
+	}
+	delete(devices, d.index)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.ctx == nil {
+		return nil
+	}
+	return d.ctx.Close()
+}
+
+// Engine compresses page batches on one GPU through a ring of slots
+// (RT-6). An Engine runs one batch at a time; engines on the same device
+// share its context.
+type Engine struct {
+	opts   Options
+	dev    *deviceState
+	gen    int     // the generation the slots were allocated in
+	slots  []*slot // nil until allocated, and after a fault
+	tail   *cudart.Stream
+	begin  *cudart.Event
+	end    *cudart.Event
+	inject Fault
+	closed bool
+}
+
+// slot is one ring slot: pinned staging buffers, device buffers, a stream
+// and the events that delimit its stages.
+type slot struct {
+	stream   *cudart.Stream
+	src      *cudart.HostBuffer // BatchPages pages
+	meta     *cudart.HostBuffer // BatchPages meta words
+	dst      *cudart.HostBuffer // BatchPages output slots
+	dSrc     cudart.DevicePtr
+	dMeta    cudart.DevicePtr
+	dDst     cudart.DevicePtr
+	ev       [4]*cudart.Event // before H2D, before the kernel, after it, after D2H
+	lo, n    int              // the pages in flight: pages[lo:lo+n]
+	busy     bool
+	released bool
+}
+
+// ErrClosed reports the use of a closed Engine.
+var ErrClosed = errors.New("gpuimpl: engine closed")
+
+// Open creates (or shares) the device's context, JIT-compiles the kernel
+// once per context and allocates the ring (RT-5).
+func Open(opts Options) (*Engine, error) {
+	if opts.BatchPages < 1 || opts.RingSlots < 1 {
+		return nil, fmt.Errorf("gpuimpl: BatchPages %d and RingSlots %d must be at least 1", opts.BatchPages, opts.RingSlots)
+	}
+	if opts.BatchPages > 1<<24/PagesPerBlock {
+		return nil, fmt.Errorf("gpuimpl: BatchPages %d is too large", opts.BatchPages)
+	}
+	d, err := acquireDevice(opts.DeviceIndex)
+	if err != nil {
+		return nil, err
+	}
+	if d.lost != nil {
+		releaseDevice(d)
+		return nil, d.lost
+	}
+	e := &Engine{opts: opts, dev: d}
+	d.mu.RLock()
+	err = e.allocate()
+	d.mu.RUnlock()
+	if err != nil {
+		e.release()
+		releaseDevice(d)
+		return nil, err
+	}
+	return e, nil
+}
+
+// Device is the engine's device.
+func (e *Engine) Device() Device {
+	i := e.dev.info
+	return Device{Index: i.Ordinal, Name: i.Name, TotalMemory: i.TotalMemory, L2CacheSize: i.L2CacheSize, Major: i.Major, Minor: i.Minor}
+}
+
+// Target is the PTX target the engine's kernel was compiled from.
+func (e *Engine) Target() int { return e.dev.sm }
+
+// allocate makes the ring in the current context; d.mu is held for reading.
+func (e *Engine) allocate() error {
+	ctx := e.dev.ctx
+	if ctx == nil {
+		return errors.New("gpuimpl: no context")
+	}
+	e.gen = e.dev.gen
+	nslots := e.opts.RingSlots
+	if !e.opts.AsyncDMA {
+		nslots = 1 // in order: one slot at a time
+	}
+	var err error
+	if e.tail, err = ctx.NewStream(); err != nil {
+		return err
+	}
+	if e.begin, err = ctx.NewEvent(); err != nil {
+		return err
+	}
+	if e.end, err = ctx.NewEvent(); err != nil {
+		return err
+	}
+	b := e.opts.BatchPages
+	for range nslots {
+		s := &slot{}
+		e.slots = append(e.slots, s)
+		if s.stream, err = ctx.NewStream(); err != nil {
+			return err
+		}
+		if s.src, err = ctx.HostAlloc(b * PageSize); err != nil {
+			return err
+		}
+		if s.meta, err = ctx.HostAlloc(b * 4); err != nil {
+			return err
+		}
+		if s.dst, err = ctx.HostAlloc(b * OutSlot); err != nil {
+			return err
+		}
+		if s.dSrc, err = ctx.Alloc(b * PageSize); err != nil {
+			return err
+		}
+		if s.dMeta, err = ctx.Alloc(b * 4); err != nil {
+			return err
+		}
+		if s.dDst, err = ctx.Alloc(b * OutSlot); err != nil {
+			return err
+		}
+		for i := range s.ev {
+			if s.ev[i], err = ctx.NewEvent(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// release frees the ring; what a destroyed context held is already gone.
+func (e *Engine) release() {
+	ctx := e.dev.ctx
+	for _, s := range e.slots {
+		if ctx != nil && e.gen == e.dev.gen {
+			s.src.Free()
+			s.meta.Free()
+			s.dst.Free()
+			ctx.Free(s.dSrc)
+			ctx.Free(s.dMeta)
+			ctx.Free(s.dDst)
+			for _, ev := range s.ev {
+				ev.Destroy()
+			}
+			s.stream.Destroy()
+		}
+	}
+	if ctx != nil && e.gen == e.dev.gen {
+		e.begin.Destroy()
+		e.end.Destroy()
+		e.tail.Destroy()
+	}
+	e.slots, e.tail, e.begin, e.end = nil, nil, nil, nil
+}
+
+// InjectFault makes the next Compress call provoke f (RT-9).
+func (e *Engine) InjectFault(f Fault) { e.inject = f }
+
+// Compress compresses pages on the GPU. A CUDA failure during the batch is
+// returned wrapping ErrFault; the context is then rebuilt for the next
+// batch, and this batch's output is void (RT-9).
+func (e *Engine) Compress(pages [][PageSize]byte) ([]Output, Timings, error) {
+	if e.closed {
+		return nil, Timings{}, ErrClosed
+	}
+	out := make([]Output, len(pages))
+	if len(pages) == 0 {
+		return out, Timings{}, nil
+	}
+	d := e.dev
+	d.mu.RLock()
+	var t Timings
+	err := e.prepare()
+	gen := d.gen
+	if err == nil {
+		t, err = e.run(pages, out)
+	}
+	d.mu.RUnlock()
+	if err == nil {
+		return out, t, nil
+	}
+	d.mu.RLock()
+	e.release()
+	d.mu.RUnlock()
+	if rerr := d.rebuild(gen, err); rerr != nil {
+		if errors.Is(rerr, ErrDeviceLost) {
+			return nil, Timings{}, fmt.Errorf("%w: %w", ErrFault, rerr)
+		}
+		return nil, Timings{}, fmt.Errorf("%w: %w (rebuilding the context failed: %v)", ErrFault, err, rerr)
+	}
+	return nil, Timings{}, fmt.Errorf("%w: %w", ErrFault, err)
+}
+
+// prepare makes sure the ring exists in the current context: after another
+// engine's rebuild, or after a failed one, it allocates it again.
+func (e *Engine) prepare() error {
+	if e.dev.lost != nil {
+		return e.dev.lost
+	}
+	if e.slots != nil && e.gen == e.dev.gen && e.dev.ctx != nil {
+		return nil
+	}
+	if e.dev.ctx == nil {
+		e.dev.mu.RUnlock()
+		err := e.dev.rebuild(e.dev.gen, nil)
+		e.dev.mu.RLock()
+		if err != nil {
+			return err
+		}
+	}
+	e.release()
+	return e.allocate()
+}
+
+// run streams the batch through the ring (RT-6, RT-7). With AsyncDMA each
+// slot has its own stream: while slot k's kernel runs, slot k+1's pages
+// are staged and copied in and slot k-1's results copied out. Without it,
+// one slot runs its stages in order and the host waits for each chunk.
+func (e *Engine) run(pages [][PageSize]byte, out []Output) (Timings, error) {
+	var t Timings
+	b := e.opts.BatchPages
+	chunks := (len(pages) + b - 1) / b
+	fault := e.inject
+	e.inject = NoFault
+	if fault == FaultOutOfMemory {
+		if _, err := e.dev.ctx.Alloc(1 << 50); err != nil {
+			return t, err
+		}
+		return t, errors.New("gpuimpl: an allocation of 1 PiB succeeded")
+	}
+	for c := range chunks {
+		s := e.slots[c%len(e.slots)]
+		if s.busy {
+			if err := e.finish(s, pages, out, &t); err != nil {
+				return t, err
+			}
+		}
+		s.lo, s.n = c*b, min(b, len(pages)-c*b)
+		parallelCopy(s.src.Bytes[:s.n*PageSize], pageBytes(pages[s.lo:s.lo+s.n]))
+		if c == 0 {
+			if err := e.begin.Record(s.stream); err != nil {
+				return t, err
+			}
+		}
+		if err := e.issue(s, fault); err != nil {
+			return t, err
+		}
+		fault = NoFault
+		if !e.opts.AsyncDMA {
+			if err := e.finish(s, pages, out, &t); err != nil {
+				return t, err
+			}
+		}
+	}
+	for _, s := range e.slots {
+		if s.busy {
+			if err := e.tail.Wait(s.ev[3]); err != nil {
+				return t, err
+			}
+		}
+	}
+	if err := e.end.Record(e.tail); err != nil {
+		return t, err
+	}
+	for i := range e.slots {
+		// Finish in issue order, which the slots follow round-robin.
+		s := e.slots[(chunks+i)%len(e.slots)]
+		if s.busy {
+			if err := e.finish(s, pages, out, &t); err != nil {
+				return t, err
+			}
+		}
+	}
+	if err := e.end.Synchronize(); err != nil {
+		return t, err
+	}
+	total, err := e.begin.Elapsed(e.end)
+	t.Total = total
+	return t, err
+}
+
+// issue queues one chunk's H2D copy, kernel and D2H copies in its slot's
+// stream, with events between the stages.
+func (e *Engine) issue(s *slot, fault Fault) error {
+	st := s.stream
+	s.busy = true
+	meta := uint64(s.dMeta)
+	if fault == FaultIllegalAddress {
+		meta = 1 << 46 // no allocation is there
+	}
+	block := cudart.Dim{X: ThreadsPerBlock}
+	if fault == FaultInvalidLaunch {
+		block.X = 2048 // above every device's limit of 1,024
+	}
+	steps := []func() error{
+		func() error { return s.ev[0].Record(st) },
+		func() error { return st.CopyHtoD(s.dSrc, s.src.Bytes[:s.n*PageSize]) },
+		func() error { return s.ev[1].Record(st) },
+		func() error {
+			if fault == FaultLaunchFailure {
+				trap, err := e.trapKernel()
+				if err != nil {
+					return err
+				}
+				return st.Launch(trap, cudart.Dim{X: 1}, cudart.Dim{X: 32}, 0)
+			}
+			return st.Launch(e.dev.fn, cudart.Dim{X: Blocks(s.n)}, block, 0,
+				uint64(s.dSrc), uint64(s.dDst), meta, uint64(s.n))
+		},
+		func() error { return s.ev[2].Record(st) },
+		func() error { return st.CopyDtoH(s.meta.Bytes[:4*s.n], s.dMeta) },
+		func() error { return st.CopyDtoH(s.dst.Bytes[:OutSlot*s.n], s.dDst) },
+		func() error { return s.ev[3].Record(st) },
+	}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// finish waits for a slot's chunk, adds its stage times and assembles its
+// pages' outputs.
+func (e *Engine) finish(s *slot, pages [][PageSize]byte, out []Output, t *Timings) error {
+	if err := s.ev[3].Synchronize(); err != nil {
+		return err
+	}
+	s.busy = false
+	for i, dst := range []*time.Duration{&t.H2D, &t.Kernel, &t.D2H} {
+		d, err := s.ev[i].Elapsed(s.ev[i+1])
+		if err != nil {
+			return err
+		}
+		*dst += d
+	}
+	return assemble(out[s.lo:s.lo+s.n], pages[s.lo:s.lo+s.n], s.meta.Bytes[:4*s.n], s.dst.Bytes[:OutSlot*s.n])
+}
+
+// trapPTX is a kernel that faults on purpose, for FaultLaunchFailure.
+const trapPTX = `.version 7.0
+.target sm_70
+.address_size 64
+
+.visible .entry lz4warp_trap()
+{
+	trap;
+	ret;
+}
+`
+
+func (e *Engine) trapKernel() (*cudart.Function, error) {
+	if e.dev.trap != nil {
+		return e.dev.trap, nil
+	}
+	mod, err := e.dev.ctx.LoadPTX(trapPTX)
+	if err != nil {
+		return nil, err
+	}
+	fn, err := mod.Function("lz4warp_trap")
+	if err != nil {
+		return nil, err
+	}
+	e.dev.trap = fn
+	return fn, nil
+}
+
+// Close releases the engine's ring, and the device's context when no other
+// engine uses it.
+func (e *Engine) Close() error {
+	if e.closed {
+		return nil
+	}
+	e.closed = true
+	e.dev.mu.RLock()
+	e.release()
+	e.dev.mu.RUnlock()
+	return releaseDevice(e.dev)
+}

@@ -1,0 +1,344 @@
+//go:build cuda
+
+package gpuimpl
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/lz4warp/lz4warp/internal/cudart"
+	"github.com/lz4warp/lz4warp/reference"
+	"github.com/pierrec/lz4/v4"
+)
+
+// genBatch makes n pages, page i of kind pageKinds[i % len] from a
+// generator seeded by (seed, i): the same pages on every run, generated
+// in parallel.
+func genBatch(seed uint64, first, n int) [][PageSize]byte {
+	pages := make([][PageSize]byte, n)
+	parallel(n, 512, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			idx := first + i
+			rng := rand.New(rand.NewPCG(seed, uint64(idx)))
+			pages[i] = *genPage(pageKinds[idx%len(pageKinds)], rng)
+		}
+	})
+	return pages
+}
+
+// mismatch describes the first difference of a GPU output from the
+// reference, or "" when there is none.
+func mismatch(page *[PageSize]byte, got Output) string {
+	var ref [reference.PageBound]byte
+	kind, n := reference.EncodePage(ref[:], page)
+	if got.Kind != uint8(kind) || !bytes.Equal(got.Data, ref[:n]) {
+		return fmt.Sprintf("GPU kind %d, %d bytes; reference kind %v, %d bytes", got.Kind, len(got.Data), kind, n)
+	}
+	var dec [PageSize]byte
+	if err := reference.DecodePage(&dec, kind, got.Data); err != nil || dec != *page {
+		return fmt.Sprintf("reference.DecodePage: %v", err)
+	}
+	if kind == reference.KindLZ4 {
+		var buf [PageSize]byte
+		if m, err := lz4.UncompressBlock(got.Data, buf[:]); err != nil || m != PageSize || buf != *page {
+			return fmt.Sprintf("pierrec/lz4 UncompressBlock: %d bytes, %v", m, err)
+		}
+	}
+	return ""
+}
+
+// checkBatch compares every output with the reference, in parallel, and
+// saves the first few failing pages as goldens under $OUT (the device
+// run's output folder), for testdata/gpu-mismatch/.
+func checkBatch(t *testing.T, label string, pages [][PageSize]byte, out []Output) int {
+	t.Helper()
+	if len(out) != len(pages) {
+		t.Fatalf("%s: %d outputs for %d pages", label, len(out), len(pages))
+	}
+	bad := make([]string, len(pages))
+	parallel(len(pages), 256, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			bad[i] = mismatch(&pages[i], out[i])
+		}
+	})
+	n := 0
+	for i, msg := range bad {
+		if msg == "" {
+			continue
+		}
+		n++
+		if n <= 5 {
+			t.Errorf("%s: page %d: %s", label, i, msg)
+			saveMismatch(t, label, i, &pages[i], out[i])
+		}
+	}
+	return n
+}
+
+func saveMismatch(t *testing.T, label string, i int, page *[PageSize]byte, got Output) {
+	dir := os.Getenv("OUT")
+	if dir == "" {
+		return
+	}
+	name := filepath.Join(dir, fmt.Sprintf("mismatch-%s-%d.bin", label, i))
+	// The page, then the GPU's kind byte and payload.
+	data := append(append(page[:len(page):len(page)], got.Kind), got.Data...)
+	if err := os.WriteFile(name, data, 0o644); err != nil {
+		t.Log(err)
+	}
+}
+
+func openEngine(t testing.TB, opts Options) *Engine {
+	t.Helper()
+	e, err := Open(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	return e
+}
+
+// Checks RT-1, RT-5: the device's attributes, its target and one JIT per
+// context.
+func TestEngineOpen(t *testing.T) {
+	devs, err := Devices()
+	if err != nil || len(devs) == 0 {
+		t.Fatalf("Devices() = %v, %v", devs, err)
+	}
+	for _, d := range devs {
+		t.Logf("device %d: %s, %d MiB, L2 %d KiB, compute capability %d.%d, PTX target sm_%d, driver %d",
+			d.Index, d.Name, d.TotalMemory>>20, d.L2CacheSize>>10, d.Major, d.Minor, KernelTarget(d.Major, d.Minor), cudart.DriverVersion())
+	}
+	e1 := openEngine(t, Options{BatchPages: 64, RingSlots: 2, AsyncDMA: true})
+	e2 := openEngine(t, Options{BatchPages: 64, RingSlots: 2})
+	if e1.dev != e2.dev || e1.dev.ctx != e2.dev.ctx {
+		t.Errorf("two engines on device 0 do not share its context")
+	}
+	if e1.Target() != KernelTarget(devs[0].Major, devs[0].Minor) {
+		t.Errorf("target sm_%d", e1.Target())
+	}
+	if _, err := Open(Options{DeviceIndex: len(devs), BatchPages: 1, RingSlots: 1}); err == nil {
+		t.Errorf("Open on device %d of %d succeeded", len(devs), len(devs))
+	}
+}
+
+// Checks RT-6, RT-7, RT-8, GPU-7: every kind of page through the ring, in
+// order and overlapped, with partial chunks, gives the reference's bytes.
+func TestEngineMatchesReference(t *testing.T) {
+	pages := genBatch(7, 0, 9*700+13)
+	for _, opts := range []Options{
+		{BatchPages: 1000, RingSlots: 4, AsyncDMA: true},
+		{BatchPages: 1000, RingSlots: 4, AsyncDMA: false},
+		{BatchPages: 77, RingSlots: 3, AsyncDMA: true},
+		{BatchPages: 1, RingSlots: 2, AsyncDMA: true},
+		{BatchPages: 8192, RingSlots: 1, AsyncDMA: true},
+	} {
+		label := fmt.Sprintf("batch%d-slots%d-async%v", opts.BatchPages, opts.RingSlots, opts.AsyncDMA)
+		t.Run(label, func(t *testing.T) {
+			e := openEngine(t, opts)
+			batch := pages
+			if opts.BatchPages == 1 {
+				batch = pages[:300]
+			}
+			out, tm, err := e.Compress(batch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := checkBatch(t, label, batch, out); n != 0 {
+				t.Fatalf("%d of %d pages differ from the reference", n, len(batch))
+			}
+			if tm.H2D <= 0 || tm.Kernel <= 0 || tm.D2H <= 0 || tm.Total <= 0 {
+				t.Errorf("timings %+v", tm)
+			}
+			if !opts.AsyncDMA && tm.Total < tm.Kernel {
+				t.Errorf("in order, the total %v is below the kernel time %v", tm.Total, tm.Kernel)
+			}
+			t.Logf("%d pages: %+v", len(batch), tm)
+		})
+	}
+}
+
+// Checks RT-8: an empty batch, and outputs that own their bytes.
+func TestEngineOutputsOwnTheirBytes(t *testing.T) {
+	e := openEngine(t, Options{BatchPages: 16, RingSlots: 2, AsyncDMA: true})
+	out, _, err := e.Compress(nil)
+	if err != nil || len(out) != 0 {
+		t.Fatalf("empty batch: %v, %v", out, err)
+	}
+	pages := genBatch(9, 0, 64)
+	out, _, err = e.Compress(pages)
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := make([]Output, len(out))
+	for i, o := range out {
+		saved[i] = Output{Kind: o.Kind, Data: bytes.Clone(o.Data)}
+	}
+	if _, _, err := e.Compress(genBatch(10, 0, 64)); err != nil { // overwrites the staging buffers
+		t.Fatal(err)
+	}
+	for i := range pages {
+		pages[i][0] ^= 0xff // and the input
+	}
+	for i := range out {
+		if out[i].Kind != saved[i].Kind || !bytes.Equal(out[i].Data, saved[i].Data) {
+			t.Fatalf("page %d's output changed after a later batch or a change of its input", i)
+		}
+	}
+}
+
+// inChild runs the calling test again in a child process with
+// LZ4WARP_CHILD set, for faults that leave the process unable to use the
+// GPU, and reports whether this is the child.
+func inChild(t *testing.T) bool {
+	t.Helper()
+	if os.Getenv("LZ4WARP_CHILD") != "" {
+		return true
+	}
+	cmd := exec.Command(os.Args[0], "-test.run", "^"+t.Name()+"$", "-test.v", "-test.count=1")
+	cmd.Env = append(os.Environ(), "LZ4WARP_CHILD=1")
+	out, err := cmd.CombinedOutput()
+	t.Logf("child process:\n%s", out)
+	if err != nil {
+		t.Fatalf("child process: %v", err)
+	}
+	return false
+}
+
+func checkFault(t *testing.T, f Fault, err error, code cudart.Code) {
+	t.Helper()
+	if !errors.Is(err, ErrFault) {
+		t.Fatalf("%v: got %v, want ErrFault", f, err)
+	}
+	var ce *cudart.Error
+	if !errors.As(err, &ce) || ce.Code != code {
+		t.Fatalf("%v: %v, want the CUDA code %v", f, err, code.Name())
+	}
+	t.Logf("%v: %v", f, err)
+}
+
+// Checks RT-9: a fault that is not sticky fails the batch with ErrFault,
+// the context is rebuilt, and the next batches, of this engine and of
+// another on the same device, are right.
+func TestEngineFaults(t *testing.T) {
+	e := openEngine(t, Options{BatchPages: 500, RingSlots: 3, AsyncDMA: true})
+	other := openEngine(t, Options{BatchPages: 300, RingSlots: 2, AsyncDMA: false})
+	pages := genBatch(11, 0, 2000)
+	for _, c := range []struct {
+		f    Fault
+		code cudart.Code
+	}{{FaultOutOfMemory, cudart.OutOfMemory}, {FaultInvalidLaunch, cudart.InvalidValue}} {
+		gen := e.dev.gen
+		e.InjectFault(c.f)
+		_, _, err := e.Compress(pages)
+		checkFault(t, c.f, err, c.code)
+		if errors.Is(err, ErrDeviceLost) {
+			t.Fatalf("%v: the device is lost after a fault that is not sticky", c.f)
+		}
+		if e.dev.gen != gen+1 {
+			t.Errorf("%v: the context was not rebuilt (generation %d → %d)", c.f, gen, e.dev.gen)
+		}
+		for _, eng := range []*Engine{e, other} {
+			out, _, err := eng.Compress(pages)
+			if err != nil {
+				t.Fatalf("%v: the batch after the fault: %v", c.f, err)
+			}
+			if n := checkBatch(t, "after-"+c.f.String(), pages, out); n != 0 {
+				t.Fatalf("%v: %d pages differ after the rebuild", c.f, n)
+			}
+		}
+	}
+}
+
+// Checks RT-9, RT-4: a sticky fault (illegal address, launch failure) fails
+// the batch with ErrFault and ErrDeviceLost; every later batch and Open on
+// the device fail at once the same way, without touching the driver. Each
+// fault runs in a child process.
+func TestEngineStickyFaults(t *testing.T) {
+	for _, c := range []struct {
+		f    Fault
+		code cudart.Code
+	}{{FaultIllegalAddress, cudart.IllegalAddress}, {FaultLaunchFailure, cudart.LaunchFailed}} {
+		t.Run(c.f.String(), func(t *testing.T) {
+			if !inChild(t) {
+				return
+			}
+			e := openEngine(t, Options{BatchPages: 500, RingSlots: 3, AsyncDMA: true})
+			pages := genBatch(12, 0, 1600)
+			if _, _, err := e.Compress(pages); err != nil {
+				t.Fatal(err)
+			}
+			e.InjectFault(c.f)
+			_, _, err := e.Compress(pages)
+			checkFault(t, c.f, err, c.code)
+			if !errors.Is(err, ErrDeviceLost) {
+				t.Fatalf("%v: %v, want ErrDeviceLost", c.f, err)
+			}
+			if _, _, err := e.Compress(pages); !errors.Is(err, ErrFault) || !errors.Is(err, ErrDeviceLost) {
+				t.Fatalf("the batch after a sticky fault: %v", err)
+			}
+			if _, err := Open(Options{BatchPages: 8, RingSlots: 1}); !errors.Is(err, ErrDeviceLost) {
+				t.Fatalf("Open after a sticky fault: %v", err)
+			}
+		})
+	}
+}
+
+// conformancePages is the number of generated pages TestConformance
+// checks: LZ4WARP_CONFORMANCE_PAGES, default 1,048,576 (RT-11).
+func conformancePages(t *testing.T) int {
+	n := 1 << 20
+	if s := os.Getenv("LZ4WARP_CONFORMANCE_PAGES"); s != "" {
+		v, err := strconv.Atoi(s)
+		if err != nil || v < 1 {
+			t.Fatalf("LZ4WARP_CONFORMANCE_PAGES=%q", s)
+		}
+		n = v
+	}
+	return n
+}
+
+// Checks RT-11, GPU-7, PARSE-8: every generated page, and every page of the
+// real data sets found on the machine, compressed on the GPU is the
+// reference's bytes and decodes with the reference and with pierrec/lz4.
+func TestConformance(t *testing.T) {
+	total := conformancePages(t)
+	e := openEngine(t, Options{BatchPages: 8192, RingSlots: 4, AsyncDMA: true})
+	checked, mismatches := 0, 0
+	const chunk = 1 << 16
+	for first := 0; first < total; first += chunk {
+		n := min(chunk, total-first)
+		pages := genBatch(2026, first, n)
+		out, _, err := e.Compress(pages)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mismatches += checkBatch(t, "generated", pages, out)
+		checked += n
+	}
+	for _, set := range realSets() {
+		pages := set.load(t)
+		if len(pages) == 0 {
+			continue
+		}
+		out, _, err := e.Compress(pages)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := checkBatch(t, set.name, pages, out)
+		t.Logf("%s: %d pages, %d mismatches", set.name, len(pages), m)
+		mismatches += m
+		checked += len(pages)
+	}
+	fmt.Printf("conformance: pages checked %d, mismatches %d\n", checked, mismatches)
+	if mismatches != 0 {
+		t.Fatalf("%d of %d pages differ from the reference", mismatches, checked)
+	}
+}

@@ -1,0 +1,326 @@
+package ptxexec
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// entry renders a kernel named t with the given .u64 parameters, shared
+// array size (0: none) and body lines; registers %p<16>, %r<32>, %rd<16>.
+func entry(params []string, shared int, body ...string) string {
+	var b strings.Builder
+	b.WriteString(testHeader + ".visible .entry t(\n")
+	for i, p := range params {
+		sep := ","
+		if i == len(params)-1 {
+			sep = ""
+		}
+		fmt.Fprintf(&b, "\t.param .u64 %s%s\n", p, sep)
+	}
+	b.WriteString(")\n{\n\t.reg .pred %p<16>;\n\t.reg .b32 %r<32>;\n\t.reg .b64 %rd<16>;\n")
+	if shared > 0 {
+		fmt.Fprintf(&b, "\t.shared .align 16 .b8 sm[%d];\n", shared)
+	}
+	b.WriteString("\n")
+	for _, l := range body {
+		if strings.HasSuffix(l, ":") {
+			b.WriteString(l + "\n")
+		} else {
+			b.WriteString("\t" + l + "\n")
+		}
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
+
+func mustLoad(t *testing.T, text string) *Module {
+	t.Helper()
+	m, err := Load(text)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	return m
+}
+
+// prologue: %r0 = tid, %rd0 = in, %rd1 = out, %rd2 = 4*tid.
+var prologue = []string{
+	"ld.param.u64 %rd0, [in];",
+	"ld.param.u64 %rd1, [out];",
+	"cvta.to.global.u64 %rd0, %rd0;",
+	"cvta.to.global.u64 %rd1, %rd1;",
+	"mov.u32 %r0, %tid.x;",
+	"mul.wide.u32 %rd2, %r0, 4;",
+}
+
+func body(lines ...[]string) []string {
+	var out []string
+	for _, l := range lines {
+		out = append(out, l...)
+	}
+	return out
+}
+
+// Checks EXEC-3 and EXEC-9: loads zero-extend, stores keep the low bits,
+// memory is little-endian, vectors move 16 bytes, and shared memory holds
+// what was stored.
+func TestMemoryForms(t *testing.T) {
+	text := entry([]string{"in", "out"}, 1024, body(prologue, []string{
+		"add.u64 %rd3, %rd0, %rd2;",
+		"ld.global.u32 %r1, [%rd3];", // in[tid] as a word
+		"cvt.u64.u32 %rd4, %r0;",
+		"add.u64 %rd5, %rd0, %rd4;",
+		"ld.global.u8 %r2, [%rd5+128];", // byte 128+tid
+		"mul.wide.u32 %rd6, %r0, 16;",
+		"add.u64 %rd7, %rd0, %rd6;",
+		"ld.global.v4.u32 {%r3, %r4, %r5, %r6}, [%rd7];", // 16 bytes at 16*tid
+		"mov.u64 %rd8, sm;",
+		"add.u64 %rd9, %rd8, %rd6;",
+		"st.shared.v4.u32 [%rd9], {%r6, %r5, %r4, %r3};", // reversed words
+		"bar.warp.sync 0xffffffff;",
+		"ld.shared.u32 %r7, [%rd9+12];", // = %r3
+		"ld.shared.u16 %r8, [%rd9+2];",  // high half of %r6
+		"ld.shared.u8 %r9, [%rd9+1];",   // byte 1 of %r6
+		"add.u64 %rd10, %rd8, %rd4;",
+		"bar.warp.sync 0xffffffff;", // the loads above are done before other lanes overwrite
+		"st.shared.u8 [%rd10+0], %r1;",
+		"bar.warp.sync 0xffffffff;",
+		"ld.shared.u8 %r10, [sm+3];", // lane 3's byte: in[3]'s low byte
+		"mul.wide.u32 %rd11, %r0, 2;",
+		"add.u64 %rd11, %rd8, %rd11;",
+		"st.shared.u16 [%rd11+64], %r1;",
+		"ld.shared.u16 %r11, [%rd11+64];",
+		"st.shared.u32 [%rd9+512], %r1;",
+		"ld.shared.u32 %r12, [%rd9+512];",
+		"mul.wide.u32 %rd12, %r0, 32;",
+		"add.u64 %rd12, %rd1, %rd12;",
+		"st.global.u32 [%rd12], %r7;",
+		"st.global.u32 [%rd12+4], %r8;",
+		"st.global.u32 [%rd12+8], %r9;",
+		"st.global.u32 [%rd12+12], %r10;",
+		"st.global.u32 [%rd12+16], %r11;",
+		"st.global.u32 [%rd12+20], %r12;",
+		"st.global.u8 [%rd12+24], %r2;",
+		"st.global.u8 [%rd12+25], %r1;",
+		"st.global.u8 [%rd12+26], %r1;",
+		"st.global.u8 [%rd12+27], %r1;",
+		"ret;",
+	}, nil)...)
+	m := mustLoad(t, text)
+	mem := NewMemory()
+	in, out := mem.Alloc(512), mem.Alloc(32*32)
+	inb := mem.Bytes(in)
+	for i := range inb {
+		inb[i] = byte(i*7 + 3)
+	}
+	if err := m.Launch("t", 1, 32, []uint64{in, out}, mem); err != nil {
+		t.Fatal(err)
+	}
+	ob := mem.Bytes(out)
+	word := func(at int) uint32 { return binary.LittleEndian.Uint32(inb[at:]) }
+	for l := 0; l < 32; l++ {
+		got := ob[32*l:]
+		r1 := word(4 * l)
+		want := []uint32{
+			word(16 * l),              // %r7: the first word, stored last
+			word(16*l+12) >> 16,       // %r8
+			word(16*l+12) >> 8 & 0xff, // %r9
+			uint32(inb[12]),           // %r10: lane 3 stored in[3]'s low byte
+			r1 & 0xffff,               // %r11
+			r1,                        // %r12
+			uint32(inb[128+l]) | r1<<8&0xff00 | r1<<16&0xff0000 | r1<<24&0xff000000, // bytes 24-27
+		}
+		for i, w := range want {
+			if g := binary.LittleEndian.Uint32(got[4*i:]); g != w {
+				t.Errorf("lane %d value %d: got %#x, want %#x", l, i, g, w)
+			}
+		}
+	}
+}
+
+func launchErr(t *testing.T, text string, grid, block int, args func(mem *Memory) []uint64) (error, *Memory) {
+	t.Helper()
+	m := mustLoad(t, text)
+	mem := NewMemory()
+	return m.Launch("t", grid, block, args(mem), mem), mem
+}
+
+func inOut(n int) func(mem *Memory) []uint64 {
+	return func(mem *Memory) []uint64 { return []uint64{mem.Alloc(n), mem.Alloc(n)} }
+}
+
+// Checks EXEC-7: out-of-bounds and misaligned accesses fail with a fault
+// naming the instruction, its line, the thread and the address.
+func TestMemoryFaults(t *testing.T) {
+	cases := []struct {
+		name   string
+		lines  []string
+		shared int
+		err    error
+		text   string // the faulting instruction
+		thread int
+		addr   func(in, out uint64) uint64
+	}{
+		{"global past the end", []string{"add.u64 %rd3, %rd0, %rd2;", "ld.global.u32 %r1, [%rd3+4];", "ret;"}, 0,
+			ErrOutOfBounds, "ld.global.u32 %r1, [%rd3+4];", 31, func(in, _ uint64) uint64 { return in + 128 }},
+		{"global before the start", []string{"ld.global.u8 %r1, [%rd1-1];", "ret;"}, 0,
+			ErrOutOfBounds, "ld.global.u8 %r1, [%rd1-1];", 0, func(_, out uint64) uint64 { return out - 1 }},
+		{"global store past the end", []string{"add.u64 %rd3, %rd1, %rd2;", "st.global.u32 [%rd3+64], %r0;", "ret;"}, 0,
+			ErrOutOfBounds, "st.global.u32 [%rd3+64], %r0;", 16, func(_, out uint64) uint64 { return out + 128 }},
+		{"global misaligned", []string{"ld.global.u32 %r1, [%rd0+2];", "ret;"}, 0,
+			ErrMisaligned, "ld.global.u32 %r1, [%rd0+2];", 0, func(in, _ uint64) uint64 { return in + 2 }},
+		{"vector misaligned", []string{"ld.global.v4.u32 {%r1, %r2, %r3, %r4}, [%rd0+8];", "ret;"}, 0,
+			ErrMisaligned, "ld.global.v4.u32 {%r1, %r2, %r3, %r4}, [%rd0+8];", 0, func(in, _ uint64) uint64 { return in + 8 }},
+		{"shared past the end", []string{"mov.u64 %rd3, sm;", "add.u64 %rd3, %rd3, %rd2;", "st.shared.u32 [%rd3+4], %r0;", "ret;"}, 128,
+			ErrOutOfBounds, "st.shared.u32 [%rd3+4], %r0;", 31, func(_, _ uint64) uint64 { return 128 }},
+		{"shared misaligned", []string{"mov.u64 %rd3, sm;", "st.shared.u16 [%rd3+1], %r0;", "ret;"}, 128,
+			ErrMisaligned, "st.shared.u16 [%rd3+1], %r0;", 0, func(_, _ uint64) uint64 { return 1 }},
+		{"shared never written", []string{"mov.u64 %rd3, sm;", "mov.u32 %r3, 7;", "st.shared.u8 [%rd3+5], %r3;", "ld.shared.u16 %r1, [%rd3+4];", "ret;"}, 128,
+			ErrUninitShared, "ld.shared.u16 %r1, [%rd3+4];", 0, func(_, _ uint64) uint64 { return 4 }},
+		{"lanes store different values at one address", []string{"mov.u64 %rd3, sm;", "st.shared.u32 [%rd3+8], %r0;", "ret;"}, 128,
+			ErrSharedRace, "st.shared.u32 [%rd3+8], %r0;", 1, func(_, _ uint64) uint64 { return 8 }},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			text := entry([]string{"in", "out"}, c.shared, body(prologue, c.lines)...)
+			var in, out uint64
+			err, _ := launchErr(t, text, 1, 32, func(mem *Memory) []uint64 {
+				in, out = mem.Alloc(128), mem.Alloc(128)
+				return []uint64{in, out}
+			})
+			var f *Fault
+			if !errors.As(err, &f) || !errors.Is(err, c.err) {
+				t.Fatalf("got %v, want a %v fault", err, c.err)
+			}
+			want := c.addr(in, out)
+			if f.Text != c.text || f.Thread != c.thread || f.Addr != want || f.Block != 0 {
+				t.Errorf("fault %+v, want %q thread %d address %#x", f, c.text, c.thread, want)
+			}
+			line := strings.Split(text, "\n")[f.Line-1]
+			if strings.TrimSpace(line) != c.text {
+				t.Errorf("fault line %d is %q", f.Line, line)
+			}
+			msg := err.Error()
+			for _, part := range []string{c.text, fmt.Sprintf("line %d", f.Line), fmt.Sprintf("thread %d", c.thread), fmt.Sprintf("%#x", want)} {
+				if !strings.Contains(msg, part) {
+					t.Errorf("message %q lacks %q", msg, part)
+				}
+			}
+		})
+	}
+}
+
+// Checks EXEC-3 and EXEC-7: allocations are separated by unmapped gaps, and
+// Bytes aliases the allocation.
+func TestMemoryLayout(t *testing.T) {
+	mem := NewMemory()
+	a, b := mem.Alloc(100), mem.Alloc(0)
+	c := mem.Alloc(1 << 17)
+	if a%allocAlign != 0 || b-a < allocAlign+guardGap || c-b < guardGap {
+		t.Errorf("addresses %#x %#x %#x are not aligned or not separated", a, b, c)
+	}
+	if got := mem.Bytes(a + 99); len(got) != 1 {
+		t.Errorf("Bytes(a+99) has %d bytes, want 1", len(got))
+	}
+	for _, addr := range []uint64{a + 100, b, a - 1, 0, c + 1<<17} {
+		if mem.Bytes(addr) != nil {
+			t.Errorf("Bytes(%#x) is mapped", addr)
+		}
+	}
+	mem.Bytes(c)[5] = 9
+	if mem.Bytes(c + 5)[0] != 9 {
+		t.Error("Bytes does not alias the allocation")
+	}
+}
+
+// Checks EXEC-3, EXEC-5 and EXEC-7: warps of a block exchange data through
+// shared memory across bar.sync; without it, the read is a race.
+func TestBarSyncAndSharedRaces(t *testing.T) {
+	exchange := func(barrier bool) string {
+		lines := body(prologue, []string{
+			"mov.u64 %rd3, sm;",
+			"add.u64 %rd4, %rd3, %rd2;",
+			"st.shared.u32 [%rd4], %r0;", // every thread stores its tid
+		})
+		if barrier {
+			lines = append(lines, "bar.sync 0;")
+		}
+		return entry([]string{"in", "out"}, 256, append(lines,
+			"xor.b32 %r1, %r0, 32;", // the thread of the other warp
+			"mul.wide.u32 %rd5, %r1, 4;",
+			"add.u64 %rd5, %rd3, %rd5;",
+			"ld.shared.u32 %r2, [%rd5];",
+			"add.u64 %rd6, %rd1, %rd2;",
+			"st.global.u32 [%rd6], %r2;",
+			"ret;")...)
+	}
+	err, mem := launchErr(t, exchange(true), 2, 64, inOut(256))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := mem.Bytes(memBase + allocAlign + guardGap)
+	for tid := 0; tid < 64; tid++ {
+		if got := binary.LittleEndian.Uint32(out[4*tid:]); got != uint32(tid^32) {
+			t.Errorf("thread %d read %d, want %d", tid, got, tid^32)
+		}
+	}
+	err, _ = launchErr(t, exchange(false), 2, 64, inOut(256))
+	var f *Fault
+	if !errors.As(err, &f) || !errors.Is(err, ErrUninitShared) || f.Thread != 0 {
+		// Warp 0 runs first and reads warp 1's words before warp 1 wrote them.
+		t.Fatalf("without bar.sync: %v, want an uninitialised read by thread 0", err)
+	}
+	// Warp 1 reading what warp 0 wrote, with no barrier, is a race.
+	raceText := entry([]string{"in", "out"}, 256, body(prologue, []string{
+		"mov.u64 %rd3, sm;",
+		"add.u64 %rd4, %rd3, %rd2;",
+		"st.shared.u32 [%rd4], %r0;",
+		"setp.lt.u32 %p0, %r0, 32;",
+		"@%p0 ret;",
+		"ld.shared.u32 %r2, [%rd3];",
+		"ret;",
+	})...)
+	err, _ = launchErr(t, raceText, 1, 64, inOut(256))
+	if !errors.As(err, &f) || !errors.Is(err, ErrSharedRace) || f.Thread != 32 || f.Addr != 0 {
+		t.Fatalf("cross-warp read: %v, want a race fault at thread 32, address 0", err)
+	}
+}
+
+// Checks EXEC-7: lanes of one warp that communicate through shared memory
+// need bar.warp.sync between the accesses (read after write, write after
+// read, and writes of different values); with it, the same code runs.
+func TestIntraWarpHazards(t *testing.T) {
+	setup := []string{"mov.u64 %rd3, sm;", "add.u64 %rd4, %rd3, %rd2;"}
+	cases := []struct {
+		name  string
+		lines []string
+		fault bool
+	}{
+		{"read after write", []string{"st.shared.u32 [%rd4], %r0;", "SYNC", "ld.shared.u32 %r1, [%rd3+4];"}, true},
+		{"write after read", []string{"st.shared.u32 [%rd4], %r0;", "bar.warp.sync 0xffffffff;",
+			"ld.shared.u32 %r1, [%rd3+4];", "SYNC", "st.shared.u32 [%rd4], %r0;"}, true},
+		{"writes of different values", []string{"st.shared.u32 [%rd4], %r0;", "SYNC", "mov.u32 %r1, 7;",
+			"setp.eq.u32 %p1, %r0, 1;", "@%p1 st.shared.u32 [%rd3], %r1;"}, true},
+		{"own bytes", []string{"st.shared.u32 [%rd4], %r0;", "SYNC", "ld.shared.u32 %r1, [%rd4];", "SYNC", "st.shared.u32 [%rd4], %r1;"}, false},
+	}
+	for _, c := range cases {
+		for _, synced := range []bool{false, true} {
+			var lines []string
+			for _, l := range c.lines {
+				if l == "SYNC" {
+					if !synced {
+						continue
+					}
+					l = "bar.warp.sync 0xffffffff;"
+				}
+				lines = append(lines, l)
+			}
+			err, _ := launchErr(t, entry([]string{"in", "out"}, 128, body(prologue, setup, lines, []string{"ret;"})...), 1, 32, inOut(128))
+			if want := c.fault && !synced; want != errors.Is(err, ErrSharedRace) || !want && err != nil {
+				t.Errorf("%s (synchronised %v): %v", c.name, synced, err)
+			}
+		}
+	}
+}

@@ -1,0 +1,25 @@
+@feature-tag
+Feature: Fixture
+
+  Background:
+    Given nothing
+
+  @BETA-1 @slow
+  Scenario: Tagged scenario
+    Given nothing
+
+  # @ALPHA-1 in a comment is ignored
+  Scenario Outline: Outline with tagged examples
+    Given <x>
+
+    @DELTA-5
+    Examples:
+      | x |
+      | 1 |
+
+  Scenario: Docstring
+    Given text:
+      """
+      @ALPHA-2
+      Scenario: not real
+      """

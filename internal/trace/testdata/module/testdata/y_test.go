@@ -1,0 +1,3 @@
+package x
+
+// ALPHA-7 under testdata is skipped.

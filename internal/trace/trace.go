@@ -1,0 +1,449 @@
+// Package trace relates the rules of the specification to the tests that
+// check them. A rule is a level-3 heading "### ID: title" in a spec/*.md
+// file, its ID a PREFIX-N token. A Go test cites a rule by writing its ID
+// in a _test.go file (usually "// Checks PAGE-3."); a range written
+// "PARSE-2 to PARSE-7" cites every ID in it. A Gherkin scenario cites a rule
+// with a tag (@PAGE-3), its feature's tags included.
+package trace
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Rule is one rule of the specification.
+type Rule struct {
+	ID    string
+	Title string
+	File  string // slash-separated, relative to the module root
+	Line  int
+}
+
+// Citation is one place that cites a rule.
+type Citation struct {
+	ID   string
+	File string // slash-separated, relative to the module root
+	Line int
+	// Name is the scenario's name for a tag, the enclosing function's name
+	// for a Go citation inside or right above a function, else empty.
+	Name     string
+	Scenario bool
+}
+
+// Where is the citation's place as "file:line".
+func (c Citation) Where() string { return fmt.Sprintf("%s:%d", c.File, c.Line) }
+
+// Scenario is a scenario (or scenario outline) of a feature file.
+type Scenario struct {
+	Name string
+	Line int
+	Tags []string // with the leading @, the feature's tags included
+}
+
+// Matrix is the traceability of a module: its rules and what cites them.
+type Matrix struct {
+	Rules     []Rule
+	Citations []Citation
+	prefixes  map[string]bool
+}
+
+// Problem is one reason the matrix is incomplete.
+type Problem struct {
+	Where string
+	Msg   string
+}
+
+func (p Problem) String() string { return p.Where + ": " + p.Msg }
+
+var (
+	headingRE = regexp.MustCompile(`^###\s+([A-Z][A-Z0-9]*)-([0-9]+):\s*(.*?)\s*$`)
+	tagIDRE   = regexp.MustCompile(`^@([A-Z][A-Z0-9]*)-([0-9]+)$`)
+)
+
+// Scan reads the spec files under root/spec and every _test.go and
+// .feature file of the module at root. Directories named testdata or
+// vendor, or starting with "." or "_", and the build folder are skipped,
+// as the go command skips them.
+func Scan(root string) (*Matrix, error) {
+	return ScanFS(os.DirFS(root))
+}
+
+// ScanFS is Scan on a file system rooted at the module root.
+func ScanFS(fsys fs.FS) (*Matrix, error) {
+	m := &Matrix{prefixes: map[string]bool{}}
+	specs, err := fs.Glob(fsys, "spec/*.md")
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range specs {
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return nil, err
+		}
+		m.Rules = append(m.Rules, ParseSpec(name, data)...)
+	}
+	for _, r := range m.Rules {
+		m.prefixes[prefixOf(r.ID)] = true
+	}
+	citeRE := m.citationRE()
+	err = fs.WalkDir(fsys, ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			base := d.Name()
+			if name != "." && (base == "testdata" || base == "vendor" || base == "build" ||
+				strings.HasPrefix(base, ".") || strings.HasPrefix(base, "_")) {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		switch {
+		case strings.HasSuffix(name, "_test.go"):
+			data, err := fs.ReadFile(fsys, name)
+			if err != nil {
+				return err
+			}
+			m.Citations = append(m.Citations, goCitations(name, data, citeRE)...)
+		case strings.HasSuffix(name, ".feature"):
+			data, err := fs.ReadFile(fsys, name)
+			if err != nil {
+				return err
+			}
+			for _, sc := range ParseFeature(data) {
+				for _, tag := range sc.Tags {
+					if tagIDRE.MatchString(tag) {
+						m.Citations = append(m.Citations, Citation{
+							ID: tag[1:], File: name, Line: sc.Line, Name: sc.Name, Scenario: true,
+						})
+					}
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	sort.SliceStable(m.Citations, func(i, j int) bool {
+		a, b := m.Citations[i], m.Citations[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		return a.Line < b.Line
+	})
+	return m, nil
+}
+
+// ParseSpec returns the rules of one spec file.
+func ParseSpec(name string, data []byte) []Rule {
+	var rules []Rule
+	inFence := false
+	for i, line := range lines(data) {
+		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+			inFence = !inFence
+			continue
+		}
+		if inFence {
+			continue
+		}
+		if g := headingRE.FindStringSubmatch(line); g != nil {
+			rules = append(rules, Rule{ID: g[1] + "-" + g[2], Title: g[3], File: name, Line: i + 1})
+		}
+	}
+	return rules
+}
+
+// ParseFeature returns the scenarios of a Gherkin feature file with their
+// tags, the feature's (and a Rule's) tags included; the tags of an outline's
+// Examples are added to the outline.
+func ParseFeature(data []byte) []Scenario {
+	var (
+		scenarios   []Scenario
+		pending     []string
+		featureTags []string
+		ruleTags    []string
+		current     = -1
+		inDocString string
+	)
+	for i, raw := range lines(data) {
+		line := strings.TrimSpace(raw)
+		if inDocString != "" {
+			if strings.HasPrefix(line, inDocString) {
+				inDocString = ""
+			}
+			continue
+		}
+		switch {
+		case strings.HasPrefix(line, `"""`), strings.HasPrefix(line, "```"):
+			inDocString = line[:3]
+		case line == "" || strings.HasPrefix(line, "#"):
+		case strings.HasPrefix(line, "@"):
+			for _, f := range strings.Fields(line) {
+				if strings.HasPrefix(f, "#") {
+					break
+				}
+				pending = append(pending, f)
+			}
+		case keyword(line, "Feature"):
+			featureTags, pending = pending, nil
+		case keyword(line, "Rule"):
+			ruleTags, pending = pending, nil
+		case keyword(line, "Scenario Outline"), keyword(line, "Scenario Template"),
+			keyword(line, "Scenario"), keyword(line, "Example"):
+			name := strings.TrimSpace(line[strings.Index(line, ":")+1:])
+			tags := slices.Concat(featureTags, ruleTags, pending)
+			scenarios = append(scenarios, Scenario{Name: name, Line: i + 1, Tags: tags})
+			current, pending = len(scenarios)-1, nil
+		case keyword(line, "Examples"), keyword(line, "Scenarios"):
+			if current >= 0 {
+				for _, t := range pending {
+					if !slices.Contains(scenarios[current].Tags, t) {
+						scenarios[current].Tags = append(scenarios[current].Tags, t)
+					}
+				}
+			}
+			pending = nil
+		case keyword(line, "Background"):
+			pending = nil
+		}
+	}
+	return scenarios
+}
+
+// keyword reports whether a trimmed Gherkin line starts with kw and a colon.
+func keyword(line, kw string) bool {
+	rest, ok := strings.CutPrefix(line, kw)
+	return ok && strings.HasPrefix(strings.TrimLeft(rest, " "), ":")
+}
+
+// citationRE matches an ID of a known prefix, or a range of two of them.
+func (m *Matrix) citationRE() *regexp.Regexp {
+	var ps []string
+	for p := range m.prefixes {
+		ps = append(ps, regexp.QuoteMeta(p))
+	}
+	sort.Sort(sort.Reverse(sort.StringSlice(ps))) // longest alternatives first among shared starts
+	if len(ps) == 0 {
+		return nil
+	}
+	alt := "(?:" + strings.Join(ps, "|") + ")"
+	return regexp.MustCompile(`\b(` + alt + `)-([0-9]+)\b(?:\s+(?:to|through)\s+(` + alt + `)-([0-9]+)\b)?`)
+}
+
+// goCitations finds the IDs that a Go test file cites, naming each by the
+// function it documents or sits in.
+func goCitations(name string, data []byte, re *regexp.Regexp) []Citation {
+	if re == nil {
+		return nil
+	}
+	funcs := funcSpans(name, data)
+	var cites []Citation
+	for i, line := range lines(data) {
+		for _, g := range re.FindAllStringSubmatch(line, -1) {
+			c := Citation{File: name, Line: i + 1, Name: enclosing(funcs, i+1)}
+			lo, _ := strconv.Atoi(g[2])
+			hi := lo
+			if g[3] != "" && g[3] == g[1] {
+				hi, _ = strconv.Atoi(g[4])
+			}
+			if hi < lo || hi-lo > 100 {
+				hi = lo
+			}
+			for n := lo; n <= hi; n++ {
+				c.ID = g[1] + "-" + strconv.Itoa(n)
+				cites = append(cites, c)
+			}
+			if g[3] != "" && g[3] != g[1] { // "A-1 to B-2" cites both ends
+				c.ID = g[3] + "-" + g[4]
+				cites = append(cites, c)
+			}
+		}
+	}
+	return cites
+}
+
+type funcSpan struct {
+	name     string
+	from, to int // lines, the doc comment included
+}
+
+func funcSpans(name string, data []byte) []funcSpan {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, name, data, parser.ParseComments|parser.SkipObjectResolution)
+	if err != nil {
+		return nil
+	}
+	var spans []funcSpan
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok {
+			continue
+		}
+		from := fd.Pos()
+		if fd.Doc != nil {
+			from = fd.Doc.Pos()
+		}
+		spans = append(spans, funcSpan{fd.Name.Name, fset.Position(from).Line, fset.Position(fd.End()).Line})
+	}
+	return spans
+}
+
+func enclosing(spans []funcSpan, line int) string {
+	for _, s := range spans {
+		if line >= s.from && line <= s.to {
+			return s.name
+		}
+	}
+	return ""
+}
+
+func lines(data []byte) []string {
+	var out []string
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 64*1024), 16*1024*1024)
+	for sc.Scan() {
+		out = append(out, sc.Text())
+	}
+	return out
+}
+
+func prefixOf(id string) string { return id[:strings.LastIndexByte(id, '-')] }
+
+// CitedBy returns the citations of one rule.
+func (m *Matrix) CitedBy(id string) []Citation {
+	var out []Citation
+	for _, c := range m.Citations {
+		if c.ID == id {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Problems lists the rules defined twice, the rules nothing cites, and the
+// citations of IDs that no rule defines.
+func (m *Matrix) Problems() []Problem {
+	var probs []Problem
+	defined := map[string]Rule{}
+	for _, r := range m.Rules {
+		if first, dup := defined[r.ID]; dup {
+			probs = append(probs, Problem{fmt.Sprintf("%s:%d", r.File, r.Line),
+				fmt.Sprintf("%s is also defined at %s:%d", r.ID, first.File, first.Line)})
+			continue
+		}
+		defined[r.ID] = r
+	}
+	cited := map[string]bool{}
+	for _, c := range m.Citations {
+		cited[c.ID] = true
+	}
+	for _, r := range m.Rules {
+		if !cited[r.ID] {
+			probs = append(probs, Problem{fmt.Sprintf("%s:%d", r.File, r.Line),
+				fmt.Sprintf("%s (%s) is cited by no test and no scenario", r.ID, r.Title)})
+		}
+	}
+	for _, c := range m.Citations {
+		if _, ok := defined[c.ID]; !ok {
+			probs = append(probs, Problem{c.Where(), fmt.Sprintf("%s is cited but no spec file defines it", c.ID)})
+		}
+	}
+	return probs
+}
+
+// Coverage returns how many rules are cited and how many there are.
+func (m *Matrix) Coverage() (cited, total int) {
+	seen := map[string]bool{}
+	for _, c := range m.Citations {
+		seen[c.ID] = true
+	}
+	ids := map[string]bool{}
+	for _, r := range m.Rules {
+		if !ids[r.ID] {
+			ids[r.ID] = true
+			if seen[r.ID] {
+				cited++
+			}
+		}
+	}
+	return cited, len(ids)
+}
+
+// Table renders the matrix as a Markdown table: each rule with its title,
+// the scenarios that check it and the tests that cite it.
+func (m *Matrix) Table() string {
+	var b strings.Builder
+	b.WriteString("| rule | title | scenarios | tests |\n| --- | --- | --- | --- |\n")
+	for _, r := range m.Rules {
+		var scen, tests []string
+		for _, c := range m.CitedBy(r.ID) {
+			if c.Scenario {
+				scen = appendUnique(scen, fmt.Sprintf("%s (%s)", c.Name, path.Base(c.File)))
+			} else if c.Name != "" {
+				tests = appendUnique(tests, fmt.Sprintf("%s.%s", path.Dir(c.File), c.Name))
+			} else {
+				tests = appendUnique(tests, c.Where())
+			}
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", r.ID, escapeCell(r.Title),
+			cell(scen), cell(tests))
+	}
+	cited, total := m.Coverage()
+	fmt.Fprintf(&b, "\n%d of %d rules cited", cited, total)
+	if total > 0 {
+		fmt.Fprintf(&b, " (%.0f%%)", 100*float64(cited)/float64(total))
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+func appendUnique(list []string, s string) []string {
+	if slices.Contains(list, s) {
+		return list
+	}
+	return append(list, s)
+}
+
+func cell(items []string) string {
+	if len(items) == 0 {
+		return "**none**"
+	}
+	for i := range items {
+		items[i] = escapeCell(items[i])
+	}
+	return strings.Join(items, "<br>")
+}
+
+func escapeCell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+
+// ModuleRoot returns the directory holding go.mod, looking up from dir.
+func ModuleRoot(dir string) (string, error) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("trace: no go.mod above %s", dir)
+		}
+		dir = parent
+	}
+}

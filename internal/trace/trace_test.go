@@ -1,0 +1,136 @@
+package trace
+
+import (
+	"os"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestSpecTraceability fails when a rule of spec/*.md is cited by no test
+// and no scenario, when a test or a scenario cites an ID that no spec file
+// defines, or when an ID is defined twice. `make trace` prints the matrix.
+func TestSpecTraceability(t *testing.T) {
+	root, err := ModuleRoot(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Scan(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Rules) == 0 {
+		t.Fatalf("no rules found under %s/spec", root)
+	}
+	for _, p := range m.Problems() {
+		t.Error(p)
+	}
+	cited, total := m.Coverage()
+	t.Logf("%d of %d rules cited by %d citations", cited, total, len(m.Citations))
+}
+
+func scanFixture(t *testing.T) *Matrix {
+	t.Helper()
+	m, err := ScanFS(os.DirFS("testdata/module"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestParseSpecFixture(t *testing.T) {
+	m := scanFixture(t)
+	var ids []string
+	for _, r := range m.Rules {
+		ids = append(ids, r.ID)
+	}
+	want := []string{"ALPHA-1", "ALPHA-2", "ALPHA-3", "ALPHA-4", "BETA-1", "BETA-2", "BETA-1"}
+	if !slices.Equal(ids, want) {
+		t.Errorf("rules = %v, want %v (a heading inside a code fence is not a rule)", ids, want)
+	}
+	if r := m.Rules[1]; r.Title != "Second | with a bar" || r.File != "spec/alpha.md" || r.Line != 10 {
+		t.Errorf("rule 2 = %+v", r)
+	}
+}
+
+func TestCitationsFixture(t *testing.T) {
+	m := scanFixture(t)
+	got := map[string][]string{}
+	for _, c := range m.Citations {
+		got[c.ID] = append(got[c.ID], c.Where()+" "+c.Name)
+	}
+	want := map[string][]string{
+		"ALPHA-1": {"pkg/x_test.go:5 TestRange"},
+		"ALPHA-2": {"pkg/x_test.go:5 TestRange"},
+		"ALPHA-3": {"pkg/x_test.go:5 TestRange"},
+		"ALPHA-4": {"pkg/x_test.go:13 "},
+		"ALPHA-7": {"pkg/x_test.go:9 TestInside"},
+		"BETA-1":  {"features/f.feature:8 Tagged scenario"},
+		"DELTA-5": {"features/f.feature:12 Outline with tagged examples"},
+	}
+	if len(got) != len(want) {
+		t.Errorf("cited IDs = %v, want %v", got, want)
+	}
+	for id, w := range want {
+		if !slices.Equal(got[id], w) {
+			t.Errorf("%s cited at %q, want %q", id, got[id], w)
+		}
+	}
+}
+
+func TestProblemsFixture(t *testing.T) {
+	m := scanFixture(t)
+	var got []string
+	for _, p := range m.Problems() {
+		got = append(got, p.String())
+	}
+	want := []string{
+		"spec/beta.md:3: BETA-1 is also defined at spec/beta.md:1",
+		"spec/beta.md:2: BETA-2 (Cited by nothing) is cited by no test and no scenario",
+		"features/f.feature:12: DELTA-5 is cited but no spec file defines it",
+		"pkg/x_test.go:9: ALPHA-7 is cited but no spec file defines it",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if cited, total := m.Coverage(); cited != 5 || total != 6 {
+		t.Errorf("coverage %d/%d, want 5/6", cited, total)
+	}
+}
+
+func TestParseFeatureTags(t *testing.T) {
+	data, err := os.ReadFile("testdata/module/features/f.feature")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := ParseFeature(data)
+	if len(sc) != 3 {
+		t.Fatalf("got %d scenarios, want 3: %+v", len(sc), sc)
+	}
+	if want := []string{"@feature-tag", "@BETA-1", "@slow"}; !slices.Equal(sc[0].Tags, want) {
+		t.Errorf("tags of %q = %v, want %v", sc[0].Name, sc[0].Tags, want)
+	}
+	if want := []string{"@feature-tag", "@DELTA-5"}; !slices.Equal(sc[1].Tags, want) {
+		t.Errorf("tags of %q = %v, want %v", sc[1].Name, sc[1].Tags, want)
+	}
+	if want := []string{"@feature-tag"}; !slices.Equal(sc[2].Tags, want) {
+		t.Errorf("a docstring's lines are no tags nor scenarios: %v", sc[2].Tags)
+	}
+}
+
+func TestTable(t *testing.T) {
+	table := scanFixture(t).Table()
+	for _, want := range []string{
+		"| rule | title | scenarios | tests |",
+		"| ALPHA-1 | First | **none** | pkg.TestRange |",
+		`| ALPHA-2 | Second \| with a bar | **none** | pkg.TestRange |`,
+		"| ALPHA-4 | Fourth | **none** | pkg/x_test.go:13 |",
+		"| BETA-1 | Cited by a feature tag | Tagged scenario (f.feature) | **none** |",
+		"| BETA-2 | Cited by nothing | **none** | **none** |",
+		"5 of 6 rules cited (83%)",
+	} {
+		if !strings.Contains(table, want) {
+			t.Errorf("table lacks %q:\n%s", want, table)
+		}
+	}
+}

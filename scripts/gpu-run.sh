@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# Runs lz4warp's GPU suite on a machine with an NVIDIA GPU and its driver:
+# the test binaries that `make gpu-binaries` built with -tags cuda beside
+# this script, each from its package's folder of the source tree two levels
+# up. Usage: run.sh [part...]; parts: devices cudart engine faults
+# conformance sanitizer features falsification cli bench (default: all).
+# Output of every part goes to $OUT (default /tmp/lz4warp-gpu); the last
+# lines are one summary line per part.
+set -u
+bin=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$bin/../.." && pwd)
+export OUT=${OUT:-/tmp/lz4warp-gpu}
+mkdir -p "$OUT"
+parts=("$@")
+[[ ${#parts[@]} -gt 0 ]] || parts=(devices cudart engine faults conformance sanitizer features falsification cli bench)
+summary=()
+
+# run PART DIR BINARY ARGS...: runs a binary from DIR, logging to $OUT/PART.log.
+run() {
+	local part=$1 dir=$2 exe=$3
+	shift 3
+	if [[ ! -x $bin/$exe ]]; then
+		summary+=("$part: skipped (no $exe)")
+		return
+	fi
+	echo "=== $part: $exe $*"
+	local start=$SECONDS
+	(cd "$root/$dir" && "$bin/$exe" "$@") 2>&1 | tee "$OUT/$part.log"
+	local rc=${PIPESTATUS[0]}
+	local verdict=PASS
+	[[ $rc -eq 0 ]] || verdict="FAIL (exit $rc)"
+	summary+=("$part: $verdict in $((SECONDS - start)) s$(extra "$part")")
+}
+
+# extra PART: the figures a part's log holds, for its summary line.
+extra() {
+	case $1 in
+	conformance) grep -h '^conformance:' "$OUT/$1.log" | tail -1 | sed 's/^conformance:/;/' ;;
+	sanitizer) grep -h 'ERROR SUMMARY' "$OUT/$1.log" | tail -1 | sed 's/^=* */; /' ;;
+	bench) awk '
+		function metric(unit) { for (i = 2; i <= NF; i++) if ($i == unit) return $(i - 1); return "?" }
+		/^BenchmarkPinnedH2D/ { h = metric("h2d-GB/s") }
+		/^BenchmarkGPUKernel\/gpu\/mixed\/100000/ { k = metric("kernel-GB/s") }
+		/^BenchmarkEndToEnd\/gpu\/mixed\/100000/ { g = metric("MB/s") }
+		/^BenchmarkEndToEnd\/simd\/mixed\/100000/ { c = metric("MB/s") }
+		END { printf "; pinned H2D %s GB/s; mixed/100000: kernel %s GB/s, end to end gpu %s MB/s, simd %s MB/s", h, k, g, c }
+		' "$OUT/$1.log" ;;
+	*) grep -hcE '^(--- PASS|ok|PASS)' "$OUT/$1.log" >/dev/null && printf '; %s passed, %s failed' \
+		"$(grep -c -- '--- PASS' "$OUT/$1.log")" "$(grep -c -- '--- FAIL' "$OUT/$1.log")" ;;
+	esac
+}
+
+# The text and binaries data sets read a Go installation; a GPU machine
+# without Go gets a stand-in: the C and C++ headers of the CUDA toolkit and
+# the system as text (renamed .txt, an extension the set reads), and the
+# toolkit's executables as binaries.
+setup_goroot() {
+	command -v go >/dev/null && return
+	[[ -n ${GOROOT:-} ]] && return
+	local g=/tmp/lz4warp-goroot
+	if [[ ! -d $g ]]; then
+		mkdir -p "$g/src" "$g/doc" "$g/bin" "$g/pkg/tool"
+		find /usr/local/cuda/include /usr/include -type f \( -name '*.h' -o -name '*.hpp' -o -name '*.cuh' \) 2>/dev/null |
+			sort | while read -r f; do cp "$f" "$g/src/$(echo "${f#/}" | tr / _).txt"; done
+		find -L /usr/local/cuda/bin -maxdepth 1 -type f -perm -u+x 2>/dev/null | sort | while read -r f; do cp "$f" "$g/bin/"; done
+	fi
+	export GOROOT=$g
+	echo "data sets: GOROOT=$g: $(du -sh "$g/src" | cut -f1) of headers, $(du -sh "$g/bin" | cut -f1) of executables"
+}
+
+for part in "${parts[@]}"; do
+	case $part in
+	devices)
+		nvidia-smi --query-gpu=name,driver_version,memory.total,pcie.link.gen.max,pcie.link.width.max --format=csv | tee "$OUT/devices.log"
+		summary+=("devices: $(tail -n +2 "$OUT/devices.log" | head -1)")
+		;;
+	cudart) run cudart internal/cudart internal-cudart.test -test.v -test.count=1 ;;
+	engine) run engine gpuimpl gpuimpl.test -test.v -test.count=1 -test.run 'TestEngine|TestKernel|TestAssemble' ;;
+	faults) run faults . lz4warp.test -test.v -test.count=1 -test.run 'TestCompressor' ;;
+	conformance)
+		run conformance gpuimpl gpuimpl.test -test.v -test.count=1 -test.run '^TestConformance$' -test.timeout 20m
+		[[ -x $bin/conformance.test ]] && run conformance-pkg conformance conformance.test -test.v -test.count=1
+		;;
+	sanitizer)
+		if command -v compute-sanitizer >/dev/null; then
+			echo "=== sanitizer"
+			(cd "$root/gpuimpl" && LZ4WARP_CONFORMANCE_PAGES=4096 LZ4WARP_REAL_PAGES=512 compute-sanitizer --tool memcheck \
+				"$bin/gpuimpl.test" -test.count=1 -test.run '^TestConformance$') 2>&1 | tee "$OUT/sanitizer.log"
+			rc=${PIPESTATUS[0]}
+			summary+=("sanitizer: $([[ $rc -eq 0 ]] && echo PASS || echo "FAIL (exit $rc)")$(extra sanitizer)")
+		else
+			summary+=("sanitizer: skipped (no compute-sanitizer)")
+		fi
+		;;
+	features) run features features features.test -test.v -test.count=1 -godog.tags=@gpu ;;
+	falsification)
+		for d in falsification falsify internal/falsify; do
+			exe=$(echo "$d" | tr / -).test
+			[[ -x $bin/$exe ]] && run falsification "$d" "$exe" -test.v -test.count=1
+		done
+		;;
+	cli) [[ -x $bin/lz4warp ]] && run cli . lz4warp demo ;;
+	bench)
+		setup_goroot
+		run bench . lz4warp.test -test.run '^$' -test.bench "${BENCH:-EndToEnd|GPUKernel|PinnedH2D}" \
+			-test.benchtime "${BENCHTIME:-5x}" -test.timeout 30m -batches="${BATCHES:-1000,3000,10000,30000,100000}"
+		grep -hE '^Benchmark' "$OUT/bench.log" >"$OUT/bench.txt" 2>/dev/null
+		;;
+	*) summary+=("$part: unknown part") ;;
+	esac
+done
+echo
+echo "=== summary"
+printf '%s\n' "${summary[@]}"
