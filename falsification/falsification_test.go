@@ -330,3 +330,46 @@ func TestKernelAddressing(t *testing.T) {
 		t.Error("the generic-access check misses F082-3's generic ld")
 	}
 }
+
+// Checks FALS-6, FALS-7: the kept log of the last device run shows, for
+// every experiment, an outcome that matches the record. That run's binary
+// still wrote the fault's code after "unreadable" in the output column;
+// the record keeps the code in the CUDA result alone.
+func TestRecordedRunLog(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("testdata", "h100-2026-11-23", "falsify.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runRe := regexp.MustCompile(`^=== RUN   TestDevice/(F08[12]-\d+)$`)
+	jitRe := regexp.MustCompile(`^    device_cuda_test\.go:\d+: JIT (\S+), launch (\S+), sync (\S+), output (.+)$`)
+	mcRe := regexp.MustCompile(`^    device_cuda_test\.go:\d+: memcheck: (.+) \(under memcheck: `)
+	got := map[string]*Outcome{}
+	var cur *Outcome
+	for _, line := range strings.Split(string(raw), "\n") {
+		if m := runRe.FindStringSubmatch(line); m != nil {
+			cur = &Outcome{}
+			got[m[1]] = cur
+			continue
+		}
+		if cur == nil {
+			continue
+		}
+		if m := jitRe.FindStringSubmatch(line); m != nil {
+			cur.JIT, cur.Launch, cur.Sync = m[1], m[2], m[3]
+			cur.Output, _, _ = strings.Cut(m[4], " (CUDA_ERROR_")
+		}
+		if m := mcRe.FindStringSubmatch(line); m != nil {
+			cur.Sanitizer = m[1]
+		}
+	}
+	for _, e := range Experiments() {
+		o, ok := got[e.ID]
+		if !ok {
+			t.Errorf("%s: not in the run's log", e.ID)
+			continue
+		}
+		if !o.Matches(e.Recorded) {
+			t.Errorf("%s: logged %+v does not match the recorded %+v", e.ID, *o, e.Recorded)
+		}
+	}
+}
