@@ -131,3 +131,16 @@ Feature: The PCIe 5x rule
       | 10000 | PCIe 4.0 | 32   | 240   |
       | 10000 | 45 GB/s  | 45   | 45    |
       | 10000 | 40 GB/s  | 40   | 60    |
+
+  # The same rounding makes the verdict at equality change with the page count, which the rule's
+  # algebra (d cancels) excludes.
+  @API-4 @DOC-2 @known-defect
+  Scenario Outline: At equality the verdict does not depend on the page count either
+    When the page count varies at <pcie> GB/s PCIe and <gpu> GB/s GPU throughput
+    Then the PCIe rule gives one verdict for every page count from 1 to 200000
+
+    Examples:
+      | pcie | gpu   |
+      | 32   | 240   |
+      | 30   | 1e300 |
+      | 45   | 45    |
