@@ -84,6 +84,37 @@ func TestSIMDBackendConformance(t *testing.T) {
 	})
 }
 
+// roundTrip restores the compressed batch with DecompressBatch (the CPU
+// decoder of the public API, not the reference) and compares.
+func roundTrip(c *lz4warp.Compressor, pages []Page) error {
+	res, err := c.CompressBatch(pages)
+	if err != nil {
+		return err
+	}
+	back := make([]Page, len(pages))
+	if err := c.DecompressBatch(res.Pages, back); err != nil {
+		return err
+	}
+	for i := range pages {
+		if back[i] != pages[i] {
+			return fmt.Errorf("page %d (%s) differs after DecompressBatch", i, res.Pages[i].Kind)
+		}
+	}
+	return nil
+}
+
+// Checks API-12, PAGE-6: DecompressBatch restores every page of every
+// shape, on batches of either CPU backend.
+func TestPublicRoundTrip(t *testing.T) {
+	c := newCompressor(t)
+	rapid.Check(t, func(t *rapid.T) {
+		specs := Batch(1, 64).Draw(t, "specs")
+		if err := roundTrip(c, Pages(specs)); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
 // corpusPages is the number of Corpus pages TestCorpusConformance checks;
 // CONFORMANCE_PAGES overrides it (and CONFORMANCE_BATCH the pages per
 // batch). A device run: CONFORMANCE_PAGES=1048576 with a cuda build.
@@ -126,6 +157,9 @@ func TestCorpusConformance(t *testing.T) {
 		total.Add(checked, mismatches, first)
 		if first != nil {
 			t.Fatalf("pages %d+: %d mismatches: %v", lo, mismatches, first)
+		}
+		if err := roundTrip(c, Pages(chunk)); err != nil {
+			t.Fatalf("pages %d+: %v", lo, err)
 		}
 	}
 }
