@@ -33,10 +33,13 @@ func MeetsPCIeRule(pages int, pcieBandwidthGBps, gpuThroughputGBps float64) bool
 	if pages <= 0 || !positiveFinite(pcieBandwidthGBps) || !positiveFinite(gpuThroughputGBps) {
 		return false
 	}
-	d := float64(pages) * PageSize / 1e9
-	cpu := d / CPUBaselineGBps
-	gpuPath := 2*d/pcieBandwidthGBps + d/gpuThroughputGBps
-	return cpu > PCIeRuleFactor*gpuPath
+	// d/3 > 5·(2d/pcie + d/gpu) with d > 0, multiplied by 3·pcie·gpu > 0:
+	// pcie·gpu > 15·(2·gpu + pcie). d cancels, so no rounding of d can make
+	// the verdict depend on pages. Both sides are divided by 2^e ≥ the larger
+	// rate (exact: a power of two) so that neither overflows.
+	_, e := math.Frexp(max(pcieBandwidthGBps, gpuThroughputGBps))
+	pcie, gpu := math.Ldexp(pcieBandwidthGBps, -e), math.Ldexp(gpuThroughputGBps, -e)
+	return math.Ldexp(pcie*gpu, e) > PCIeRuleFactor*CPUBaselineGBps*(2*gpu+pcie)
 }
 
 func positiveFinite(x float64) bool { return x > 0 && !math.IsInf(x, 1) }

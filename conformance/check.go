@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 
 	"github.com/lz4warp/lz4warp"
@@ -82,8 +83,10 @@ func CheckPages(compress CompressFunc, pages []Page) (checked, mismatches int, f
 	if len(outs) != len(pages) {
 		return 0, len(pages), fmt.Errorf("conformance: %d outputs for %d pages", len(outs), len(pages))
 	}
-	for i := range pages {
-		if reason := checkPage(&pages[i], outs[i]); reason != "" {
+	reasons := make([]string, len(pages))
+	parallel(len(pages), func(i int) { reasons[i] = checkPage(&pages[i], outs[i]) })
+	for i, reason := range reasons {
+		if reason != "" {
 			mismatches++
 			if first == nil {
 				first = &Mismatch{Index: i, Reason: reason}
@@ -91,6 +94,28 @@ func CheckPages(compress CompressFunc, pages []Page) (checked, mismatches int, f
 		}
 	}
 	return len(pages), mismatches, first
+}
+
+// parallel calls fn(i) for every i in [0, n) from one goroutine per core:
+// checking a page costs more than compressing it on a GPU, so a device run
+// of a million pages needs every core of its host.
+func parallel(n int, fn func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), (n+63)/64)
+	if workers <= 1 {
+		for i := range n {
+			fn(i)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := n * w / workers; i < n*(w+1)/workers; i++ {
+				fn(i)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // CheckSpecs is CheckPages on the pages of specs; a *Mismatch names the

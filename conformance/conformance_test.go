@@ -64,7 +64,8 @@ func TestSIMDBackendConformance(t *testing.T) {
 }
 
 // corpusPages is the number of Corpus pages TestCorpusConformance checks;
-// CONFORMANCE_PAGES overrides it.
+// CONFORMANCE_PAGES overrides it (and CONFORMANCE_BATCH the pages per
+// batch). A device run: CONFORMANCE_PAGES=1048576 with a cuda build.
 func corpusPages(t *testing.T) int {
 	n := 24000
 	if s := os.Getenv("CONFORMANCE_PAGES"); s != "" {
@@ -88,6 +89,13 @@ func TestCorpusConformance(t *testing.T) {
 	batch := lz4warp.GPUMinBatch - 1
 	if gpu {
 		batch = max(lz4warp.GPUMinBatch, lz4warp.DefaultConfig().BatchSize)
+	}
+	if s := os.Getenv("CONFORMANCE_BATCH"); s != "" {
+		v, err := strconv.Atoi(s)
+		if err != nil || v < 1 {
+			t.Fatalf("CONFORMANCE_BATCH=%q is not a page count", s)
+		}
+		batch = v
 	}
 	for lo := 0; lo < n; lo += batch {
 		chunk := specs[lo:min(lo+batch, n)]

@@ -128,6 +128,8 @@ func warpModel(page *[PageSize]byte) (kind uint32, out []byte) {
 
 // modelSequence writes one sequence the way the warp does: lane l of step s
 // writes byte 32s+l of the sequence, computing it from the lengths alone.
+// (The kernel's shortSequence writes the same bytes in its single step when
+// both lengths fit the token.)
 func modelSequence(slot []byte, out uint32, page *[PageSize]byte, anchor, litLen, offset, matchLen uint32, hasMatch bool) (uint32, bool) {
 	e1 := extBytes(litLen)
 	need := 1 + e1 + litLen

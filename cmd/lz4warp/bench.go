@@ -131,11 +131,7 @@ func runBench(e *env, args []string) error {
 					return err
 				}
 				points = append(points, p)
-				row := fmt.Sprintf("%-7s %-*s %6d %-11s %8d %8.3f %8.3f", b, dw, name, size, p.ranOn(), p.pages, p.gbps(), p.ratio())
-				if gpu {
-					row += fmt.Sprintf(" %9.3f %9.3f %9.3f  %s", msf(p.h2d), msf(p.kernel), msf(p.d2h), pcieVerdict(p))
-				}
-				fmt.Fprintln(e.stdout, row)
+				fmt.Fprintln(e.stdout, benchRow(p, dw, gpu))
 			}
 		}
 	}
@@ -146,6 +142,15 @@ func runBench(e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "plot: %s\n", *svgPath)
 	}
 	return nil
+}
+
+// benchRow is a point's table row; with gpu, the GPU columns too.
+func benchRow(p *benchPoint, dw int, gpu bool) string {
+	row := fmt.Sprintf("%-7s %-*s %6d %-11s %8d %8.3f %8.3f", p.backend, dw, p.dataset, p.batch, p.ranOn(), p.pages, p.gbps(), p.ratio())
+	if gpu {
+		row += fmt.Sprintf(" %9.3f %9.3f %9.3f  %s", msf(p.h2d), msf(p.kernel), msf(p.d2h), pcieVerdict(p))
+	}
+	return row
 }
 
 func msf(d time.Duration) float64 { return d.Seconds() * 1e3 }

@@ -210,6 +210,10 @@ func TestInputsOutputs(t *testing.T) {
 	if !bytes.Equal(readFile(t, filepath.Join(dir, "sub", "g")), data) {
 		t.Fatal("-o sub/g differs")
 	}
+	// An output in a directory that does not exist.
+	if r := runCmd(t, dir, nil, "compress", "-o", "nodir/f.lz4", "f"); r.code != 1 || !strings.Contains(string(r.stderr), "create nodir/f.lz4: no such file or directory") {
+		t.Fatalf("missing directory: exit %d, %s", r.code, r.stderr)
+	}
 	// The input as its own output.
 	if r := runCmd(t, dir, nil, "compress", "-f", "-o", "f", "f"); r.code != 2 || !strings.Contains(string(r.stderr), "same file") {
 		t.Fatalf("input as output: exit %d, %s", r.code, r.stderr)

@@ -65,7 +65,11 @@ func runCompress(e *env, args []string) error {
 	}
 	defer pc.Close()
 	return withFiles(e, operand, outPath, ff, "compress", func(in *input, w io.Writer, prog *progress) (fileReport, error) {
-		return compressStream(e, pc, *batch, in.r, w, prog)
+		pages := *batch
+		if in.size >= 0 { // a small file needs no batch-sized buffers
+			pages = int(min(int64(pages), in.size/lz4warp.PageSize+1))
+		}
+		return compressStream(e, pc, pages, in.r, w, prog)
 	})
 }
 
@@ -191,10 +195,9 @@ type batchBuf struct {
 // three batches at most, whatever the input's length.
 func compressStream(e *env, pc *pageCompressor, batch int, r io.Reader, w io.Writer, prog *progress) (fileReport, error) {
 	rep := fileReport{backends: map[lz4warp.Backend]int{}}
+	// Buffers are made as the pipeline needs them, three at most.
 	free := make(chan *batchBuf, 3)
-	for range 3 {
-		free <- &batchBuf{pages: make([]lz4warp.Page, batch)}
-	}
+	made := 0
 	ready := make(chan *batchBuf, 1)
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
@@ -208,6 +211,17 @@ func compressStream(e *env, pc *pageCompressor, batch int, r io.Reader, w io.Wri
 			case b = <-free:
 			case <-stop:
 				return
+			default:
+				if made < cap(free) {
+					made++
+					b = &batchBuf{pages: make([]lz4warp.Page, batch)}
+					break
+				}
+				select {
+				case b = <-free:
+				case <-stop:
+					return
+				}
 			}
 			b.full, b.tail, b.res, b.err = readPages(r, b.pages)
 			if b.err == nil && b.full > 0 {

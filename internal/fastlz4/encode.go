@@ -114,6 +114,9 @@ func (e *Encoder) CompressBlock(dst, src []byte) (int, error) {
 	if n > MaxBlockSize {
 		return 0, ErrTooLarge
 	}
+	// With cap = len, the bounds checks of two-index slices, which Go
+	// makes against the capacity, hold against the length.
+	src = src[:n:n]
 	e.gen = (e.gen + 1) & 0xffff
 	if e.gen == 0 {
 		clear(e.table[:])
@@ -145,7 +148,7 @@ func (e *Encoder) CompressBlock(dst, src []byte) (int, error) {
 			// PARSE-4: extend 8 bytes at a time, then byte by byte.
 			end, ref := p+minMatch, c+minMatch
 			for end+8 <= matchLimit {
-				x := binary.LittleEndian.Uint64(src[end:]) ^ binary.LittleEndian.Uint64(src[ref:])
+				x := binary.LittleEndian.Uint64(src[end:end+8]) ^ binary.LittleEndian.Uint64(src[ref:ref+8])
 				if x != 0 {
 					end += bits.TrailingZeros64(x) >> 3
 					goto extended
@@ -230,7 +233,7 @@ func scan(table *[1 << hashLog]uint64, src []byte, tag uint64, p, stop int) (int
 	// one and its tag is this block's: entry ^ key is then c+1, between 1
 	// and 0xffff.
 	for ; p+4 <= stop; p += 4 {
-		v := binary.LittleEndian.Uint64(src[p:])
+		v := binary.LittleEndian.Uint64(src[p : p+8])
 		pos := tag | uint64(p+1)
 		cur := v << 32 // each key is cur<<32 | tag, cur = u32 of one position
 		h := hash(uint32(v))
@@ -262,7 +265,7 @@ func scan(table *[1 << hashLog]uint64, src []byte, tag uint64, p, stop int) (int
 		}
 	}
 	for ; p < stop; p++ {
-		cur := uint64(binary.LittleEndian.Uint32(src[p:]))
+		cur := uint64(binary.LittleEndian.Uint32(src[p : p+4]))
 		h := hash(uint32(cur))
 		key := cur<<32 | tag
 		x := table[h] ^ key
@@ -279,7 +282,7 @@ func scan(table *[1 << hashLog]uint64, src []byte, tag uint64, p, stop int) (int
 func insert(table *[1 << hashLog]uint64, src []byte, tag uint64, lo, hi int) {
 	q := lo
 	for ; q+4 <= hi; q += 4 {
-		v := binary.LittleEndian.Uint64(src[q:])
+		v := binary.LittleEndian.Uint64(src[q : q+8])
 		pos := tag | uint64(q+1)
 		table[hash(uint32(v))] = v<<32 | pos
 		table[hash(uint32(v>>8))] = v<<24&^0xffffffff | (pos + 1)
@@ -287,7 +290,7 @@ func insert(table *[1 << hashLog]uint64, src []byte, tag uint64, lo, hi int) {
 		table[hash(uint32(v>>24))] = v<<8&^0xffffffff | (pos + 3)
 	}
 	for ; q < hi; q++ {
-		cur := uint64(binary.LittleEndian.Uint32(src[q:]))
+		cur := uint64(binary.LittleEndian.Uint32(src[q : q+4]))
 		table[hash(uint32(cur))] = cur<<32 | tag | uint64(q+1)
 	}
 }

@@ -457,6 +457,12 @@ func (w *warp) exec(in *inst, pc int32, mask, exec uint32) error {
 		w.set32(in.d, exec, &w.r32[in.a])
 	case opMov64, opCvtaGlobal:
 		w.set64(in.d, exec, &w.r64[in.a])
+	case opCvtaShared:
+		a := &w.r64[in.a]
+		for l := range w.t64 {
+			w.t64[l] = sharedWindow + a[l]
+		}
+		w.set64(in.d, exec, &w.t64)
 	case opCvt64from32:
 		t64 := w.out64(in.d, exec)
 		a := &w.r32[in.a]
@@ -872,7 +878,8 @@ func (w *warp) access(in *inst, l int, addr uint64) ([]byte, error) {
 	if addr&(width-1) != 0 {
 		return nil, w.memFault(in, l, addr, ErrMisaligned, "%d-byte access not aligned to %d", width, width)
 	}
-	if in.space == spaceShared {
+	space, addr := w.resolve(in, addr)
+	if space == spaceShared {
 		c := w.c
 		if addr >= uint64(len(c.shared)) || addr+width > uint64(len(c.shared)) {
 			return nil, w.memFault(in, l, addr, ErrOutOfBounds, "outside the %d bytes of shared memory", len(c.shared))
@@ -900,6 +907,18 @@ func (w *warp) access(in *inst, l int, addr uint64) ([]byte, error) {
 	return w.global(in, l, addr, width)
 }
 
+// resolve maps a generic address into the shared window or global memory,
+// as cvta.shared.u64 made it; other accesses keep their space.
+func (w *warp) resolve(in *inst, addr uint64) (uint8, uint64) {
+	if in.space != spaceGeneric {
+		return in.space, addr
+	}
+	if addr >= sharedWindow && addr-sharedWindow < uint64(len(w.c.shared)) {
+		return spaceShared, addr - sharedWindow
+	}
+	return spaceGlobal, addr
+}
+
 func (w *warp) global(in *inst, l int, addr, width uint64) ([]byte, error) {
 	a := w.c.cache
 	if a == nil || addr < a.base || addr-a.base+width > uint64(len(a.data)) {
@@ -920,7 +939,8 @@ func (w *warp) store(in *inst, l int, addr uint64, v []byte) error {
 	if addr&(width-1) != 0 {
 		return w.memFault(in, l, addr, ErrMisaligned, "%d-byte access not aligned to %d", width, width)
 	}
-	if in.space != spaceShared {
+	space, addr := w.resolve(in, addr)
+	if space != spaceShared {
 		b, err := w.global(in, l, addr, width)
 		if err != nil {
 			return err

@@ -17,6 +17,7 @@ const (
 	opCvt64from32
 	opCvt32from64
 	opCvtaGlobal
+	opCvtaShared // shared offset -> generic address (sharedWindow + offset)
 	opAdd32
 	opSub32
 	opMulLo32
@@ -76,9 +77,10 @@ const (
 	spaceGlobal uint8 = iota
 	spaceShared
 	spaceParam
+	spaceGeneric // resolved per access: the shared window or global memory
 )
 
-var spaceNames = [...]string{"global", "shared", "param"}
+var spaceNames = [...]string{"global", "shared", "param", "generic"}
 
 // formSpec is how the loader decodes one instruction form: its opcode, the
 // operand letters (see decodeOperand), and for memory and setp forms the
@@ -99,6 +101,7 @@ var formTable = map[string]formSpec{
 	"cvt.u64.u32":          {op: opCvt64from32, sig: "dX"},
 	"cvt.u32.u64":          {op: opCvt32from64, sig: "rE"},
 	"cvta.to.global.u64":   {op: opCvtaGlobal, sig: "dE"},
+	"cvta.shared.u64":      {op: opCvtaShared, sig: "dZ"},
 	"add.u32":              {op: opAdd32, sig: "rRR"},
 	"sub.u32":              {op: opSub32, sig: "rRR"},
 	"mul.lo.u32":           {op: opMulLo32, sig: "rRR"},
@@ -138,6 +141,8 @@ var formTable = map[string]formSpec{
 	"st.shared.u16":        {op: opSt, sig: "aX", space: spaceShared, width: 2},
 	"st.shared.u32":        {op: opSt, sig: "aX", space: spaceShared, width: 4},
 	"st.shared.v4.u32":     {op: opStV4, sig: "aV", space: spaceShared, width: 16},
+	"ld.u32":               {op: opLd, sig: "ra", space: spaceGeneric, width: 4},
+	"st.u32":               {op: opSt, sig: "aX", space: spaceGeneric, width: 4},
 	"match.any.sync.b32":   {op: opMatchAny, sig: "rRm"},
 	"vote.sync.ballot.b32": {op: opBallot, sig: "rPm"},
 	"shfl.sync.idx.b32":    {op: opShflIdx, sig: "rRRRm"},
@@ -761,6 +766,8 @@ func (d *decoder) decode(op, guard string, args []string) (inst, error) {
 			*nextSrc(), err = d.src64(s, false, false, &in)
 		case 'Y':
 			*nextSrc(), err = d.src64(s, true, true, &in)
+		case 'Z':
+			*nextSrc(), err = d.src64(s, false, true, &in)
 		case 'q':
 			var n int32
 			n, _, err = d.predSrc(s, false, &in)
