@@ -47,9 +47,6 @@ func TestExecutor(t *testing.T) {
 		}
 		t.Run(e.ID, func(t *testing.T) {
 			mod, err := ptxexec.Load(e.PTX(90))
-			if err != nil && strings.Contains(err.Error(), ptxexec.ErrUnknownInstruction.Error()) && usesGenericForm(e) {
-				t.Skipf("the executor does not implement the generic forms yet: %v", err)
-			}
 			if want == "rejected" {
 				if err == nil {
 					t.Fatal("the executor loaded text outside the dialect")
@@ -95,10 +92,4 @@ func TestExecutor(t *testing.T) {
 			t.Logf("%v", f)
 		})
 	}
-}
-
-// usesGenericForm reports text with cvta.shared or a generic load or store.
-func usesGenericForm(e Experiment) bool {
-	text := e.PTX(90)
-	return strings.Contains(text, "cvta.shared") || strings.Contains(text, "\tld.u") || strings.Contains(text, "\tst.u")
 }

@@ -2,6 +2,7 @@ package lz4frame
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -41,15 +42,19 @@ func BenchmarkReader(b *testing.B) {
 		frames["lz4-linked64K"] = lz4cmd.Run(b, data, "-c", "-q", "-BD", "-B4")
 	}
 	for name, frame := range frames {
-		b.Run(name, func(b *testing.B) {
-			b.SetBytes(int64(len(data)))
-			for b.Loop() {
-				n, err := NewReader(bytes.NewReader(frame)).WriteTo(io.Discard)
-				if err != nil || n != int64(len(data)) {
-					b.Fatal(n, err)
+		for _, workers := range []int{1, runtime.GOMAXPROCS(0)} {
+			b.Run(fmt.Sprintf("%s/workers=%d", name, workers), func(b *testing.B) {
+				b.SetBytes(int64(len(data)))
+				for b.Loop() {
+					zr := NewReader(bytes.NewReader(frame))
+					zr.SetConcurrency(workers)
+					n, err := zr.WriteTo(io.Discard)
+					if err != nil || n != int64(len(data)) {
+						b.Fatal(n, err)
+					}
 				}
-			}
-		})
+			})
+		}
 	}
 }
 
