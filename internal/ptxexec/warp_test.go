@@ -96,7 +96,8 @@ func TestWarpForms(t *testing.T) {
 	wantLanes(t, "ballot of 8 lanes", b, func(l int) uint32 { return map[bool]uint32{true: 0xff}[l < 8] })
 }
 
-// Checks EXEC-5: member-mask misuse is a fault, never an invented value.
+// Checks EXEC-5 and EXEC-6: member-mask misuse and reads of registers never
+// written are faults, never invented values.
 func TestWarpFormFaults(t *testing.T) {
 	cases := []struct {
 		name string
