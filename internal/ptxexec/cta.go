@@ -719,6 +719,13 @@ func (w *warp) exec(in *inst, pc int32, mask, exec uint32) error {
 				return err
 			}
 		}
+		// After the bounds checks, which come first; a fault voids the
+		// launch's memory anyway.
+		if in.space != spaceShared && exec&(exec-1) != 0 {
+			if err := w.storeConflicts(in, exec, base, src); err != nil {
+				return err
+			}
+		}
 	case opStV4:
 		w.c.serial++
 		base := &w.r64[in.base]
@@ -991,4 +998,38 @@ func b2u(b bool) uint32 {
 		return 1
 	}
 	return 0
+}
+
+// storeConflicts reports lanes of one global (or generic) store that write
+// different values to the same byte, which the GPU resolves in no defined
+// order (EXEC-7). Coalesced stores, whose addresses rise with the lane, are
+// recognised in one pass.
+func (w *warp) storeConflicts(in *inst, exec uint32, base *[32]uint64, src *[32]uint32) error {
+	width := uint64(in.width)
+	rising, prev, first := true, uint64(0), true
+	for m := exec; m != 0; m &= m - 1 {
+		a := base[bits.TrailingZeros32(m)] + uint64(in.off)
+		if !first && a < prev+width {
+			rising = false
+			break
+		}
+		prev, first = a, false
+	}
+	if rising {
+		return nil
+	}
+	for m := exec; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		a := base[l] + uint64(in.off)
+		for n := m & (m - 1); n != 0; n &= n - 1 {
+			o := bits.TrailingZeros32(n)
+			b := base[o] + uint64(in.off)
+			for x := max(a, b); x < min(a, b)+width && x < a+width && x < b+width; x++ {
+				if byte(src[l]>>(8*(x-a))) != byte(src[o]>>(8*(x-b))) {
+					return w.memFault(in, o, x, ErrStoreConflict, "lane %d of this store writes a different value to the same byte", l)
+				}
+			}
+		}
+	}
+	return nil
 }

@@ -181,6 +181,13 @@ func TestMemoryFaults(t *testing.T) {
 			ErrUninitShared, "ld.shared.u16 %r1, [%rd3+4];", 0, func(_, _ uint64) uint64 { return 4 }},
 		{"lanes store different values at one address", []string{"mov.u64 %rd3, sm;", "st.shared.u32 [%rd3+8], %r0;", "ret;"}, 128,
 			ErrSharedRace, "st.shared.u32 [%rd3+8], %r0;", 1, func(_, _ uint64) uint64 { return 8 }},
+		{"lanes store different values at one global byte", []string{"and.b32 %r1, %r0, 0xfffffffc;", "cvt.u64.u32 %rd3, %r1;",
+			"add.u64 %rd3, %rd1, %rd3;", "st.global.u8 [%rd3], %r0;", "ret;"}, 0,
+			ErrStoreConflict, "st.global.u8 [%rd3], %r0;", 1, func(_, out uint64) uint64 { return out }},
+		{"global words of different values", []string{"mov.u32 %r1, 5;", "setp.eq.u32 %p1, %r0, 3;", "@%p1 mov.u32 %r1, 0x700;",
+			"mul.wide.u32 %rd3, %r0, 1;", "add.u64 %rd3, %rd1, %rd3;", "and.b32 %r2, %r0, 0xfffffffc;", "cvt.u64.u32 %rd3, %r2;",
+			"add.u64 %rd3, %rd1, %rd3;", "st.global.u32 [%rd3+32], %r1;", "ret;"}, 0,
+			ErrStoreConflict, "st.global.u32 [%rd3+32], %r1;", 3, func(_, out uint64) uint64 { return out + 32 }},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
