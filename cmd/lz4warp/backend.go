@@ -7,9 +7,6 @@ import (
 	"github.com/lz4warp/lz4warp"
 )
 
-// backendNames are the values of -backend.
-var backendNames = []string{"auto", "scalar", "simd", "gpu"}
-
 // pageCompressor compresses batches on one requested backend, through the
 // public API only.
 type pageCompressor struct {
