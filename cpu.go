@@ -31,11 +31,15 @@ func compressParallel(pages []Page) []CompressedPage {
 	return out
 }
 
+// encoders keeps fastlz4's hash tables (32 KiB each) from batch to batch.
+var encoders = sync.Pool{New: func() any { return new(fastlz4.Encoder) }}
+
 // compressRange encodes pages into one buffer per call, so that a batch
 // holds its compressed bytes in a few allocations rather than one per page.
 // Each page is encoded straight into the buffer's free tail.
 func compressRange(pages []Page, out []CompressedPage) {
-	var enc fastlz4.Encoder
+	enc := encoders.Get().(*fastlz4.Encoder)
+	defer encoders.Put(enc)
 	buf := make([]byte, 0, len(pages)*PageSize/2+reference.PageBound)
 	ends := make([]int, len(pages))
 	for i := range pages {

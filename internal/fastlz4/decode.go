@@ -16,16 +16,19 @@ const maxLength = MaxBlockSize + 65535
 // It never reads outside src nor writes outside dst; bytes of dst past the
 // returned length may be overwritten.
 func DecompressBlock(dst, src []byte) (int, error) {
+	// With cap = len, the bounds checks of two-index slices, which Go
+	// makes against the capacity, hold against the length.
+	dst, src = dst[:len(dst):len(dst)], src[:len(src):len(src)]
 	in, out := 0, 0
 	for {
 		// The common sequence, with room on both sides: fewer than 15
 		// literals and a match of at most 18 bytes. It takes every check
-		// of the general path below that can fail and no other.
+		// of sequence that can fail and no other.
 		if len(src)-in >= 17 && len(dst)-out >= 40 {
 			token := src[in]
 			if token < 15<<4 && token&15 < 15 {
 				litLen := int(token >> 4)
-				*(*[16]byte)(dst[out:]) = *(*[16]byte)(src[in+1:])
+				*(*[16]byte)(dst[out : out+16]) = *(*[16]byte)(src[in+1 : in+17])
 				in += 1 + litLen
 				out += litLen
 				// in+2 <= len(src): at most 15 of the 17 bytes are used.
@@ -35,11 +38,10 @@ func DecompressBlock(dst, src []byte) (int, error) {
 					return 0, ErrCorrupt
 				}
 				// out+24 <= len(dst): at most 14 of the 40 bytes are used.
-				if offset >= 8 {
-					from := out - offset
-					binary.LittleEndian.PutUint64(dst[out:], binary.LittleEndian.Uint64(dst[from:]))
-					binary.LittleEndian.PutUint64(dst[out+8:], binary.LittleEndian.Uint64(dst[from+8:]))
-					binary.LittleEndian.PutUint64(dst[out+16:], binary.LittleEndian.Uint64(dst[from+16:]))
+				if from := out - offset; offset >= 8 {
+					*(*[8]byte)(dst[out : out+8]) = *(*[8]byte)(dst[from : from+8])
+					*(*[8]byte)(dst[out+8 : out+16]) = *(*[8]byte)(dst[from+8 : from+16])
+					*(*[8]byte)(dst[out+16 : out+24]) = *(*[8]byte)(dst[from+16 : from+24])
 				} else {
 					copyMatch(dst, out, offset, int(token&15)+minMatch)
 				}
@@ -47,57 +49,56 @@ func DecompressBlock(dst, src []byte) (int, error) {
 				continue
 			}
 		}
-		if in >= len(src) {
-			return 0, ErrCorrupt
+		var err error
+		var done bool
+		if in, out, done, err = sequence(dst, src, in, out); done || err != nil {
+			return out, err
 		}
-		token := src[in]
-		in++
-		litLen := int(token >> 4)
-		if litLen < 15 && len(src)-in >= 16 && len(dst)-out >= 16 {
-			// Short literals with room on both sides: copy 16 bytes at once.
-			copy(dst[out:out+16], src[in:in+16])
-		} else {
-			if litLen == 15 {
-				var err error
-				if litLen, in, err = readLength(src, in, litLen); err != nil {
-					return 0, err
-				}
-			}
-			if litLen > len(src)-in {
-				return 0, ErrCorrupt
-			}
-			if litLen > len(dst)-out {
-				return 0, ErrShortBuffer
-			}
-			copy(dst[out:], src[in:in+litLen])
-		}
-		out += litLen
-		in += litLen
-		if in == len(src) {
-			return out, nil // the last sequence has literals only
-		}
-		if len(src)-in < 2 {
-			return 0, ErrCorrupt
-		}
-		offset := int(binary.LittleEndian.Uint16(src[in:]))
-		in += 2
-		if offset == 0 || offset > out {
-			return 0, ErrCorrupt
-		}
-		matchLen := int(token & 15)
-		if matchLen == 15 {
-			var err error
-			if matchLen, in, err = readLength(src, in, matchLen); err != nil {
-				return 0, err
-			}
-		}
-		matchLen += minMatch
-		if matchLen > len(dst)-out {
-			return 0, ErrShortBuffer
-		}
-		copyMatch(dst, out, offset, matchLen)
-		out += matchLen
 	}
+}
+
+// sequence decodes one sequence at src[in:] into dst[out:], with every
+// check of reference.DecompressBlock in its order. done reports the last
+// sequence; on an error, out is 0.
+func sequence(dst, src []byte, in, out int) (int, int, bool, error) {
+	if in >= len(src) {
+		return 0, 0, false, ErrCorrupt
+	}
+	token := src[in]
+	in++
+	litLen, in, err := readLength(src, in, int(token>>4))
+	if err != nil {
+		return 0, 0, false, err
+	}
+	if litLen > len(src)-in {
+		return 0, 0, false, ErrCorrupt
+	}
+	if litLen > len(dst)-out {
+		return 0, 0, false, ErrShortBuffer
+	}
+	out += copy(dst[out:], src[in:in+litLen])
+	in += litLen
+	if in == len(src) {
+		return in, out, true, nil // the last sequence has literals only
+	}
+	if len(src)-in < 2 {
+		return 0, 0, false, ErrCorrupt
+	}
+	offset := int(binary.LittleEndian.Uint16(src[in:]))
+	in += 2
+	if offset == 0 || offset > out {
+		return 0, 0, false, ErrCorrupt
+	}
+	matchLen, in, err := readLength(src, in, int(token&15))
+	if err != nil {
+		return 0, 0, false, err
+	}
+	matchLen += minMatch
+	if matchLen > len(dst)-out {
+		return 0, 0, false, ErrShortBuffer
+	}
+	copyMatch(dst, out, offset, matchLen)
+	return in, out + matchLen, false, nil
 }
 
 // copyMatch copies length bytes from out-offset to out, where the source
@@ -138,8 +139,12 @@ func copyMatch(dst []byte, out, offset, length int) {
 	}
 }
 
-// readLength adds the extension bytes of a 4-bit length field that holds 15.
+// readLength adds the extension bytes of a 4-bit length field v when it
+// holds 15.
 func readLength(src []byte, in, v int) (int, int, error) {
+	if v != 15 {
+		return v, in, nil
+	}
 	for {
 		if in >= len(src) {
 			return 0, 0, ErrCorrupt

@@ -61,15 +61,15 @@ func TestEncodePageMatchesReferenceOnDatasets(t *testing.T) {
 func pageGen() *rapid.Generator[[PageSize]byte] {
 	return rapid.Custom(func(t *rapid.T) [PageSize]byte {
 		var p [PageSize]byte
-		fill(t, p[:])
+		fillRandom(t, p[:])
 		return p
 	})
 }
 
 var words = []string{"page", "the", "memory", " ", "\n", "func ", "return ", "lz4", "warp", "{", "}", "0x", "compress"}
 
-// fill fills b with pieces of random kinds.
-func fill(t *rapid.T, b []byte) {
+// fillRandom fills b with pieces of random kinds.
+func fillRandom(t *rapid.T, b []byte) {
 	clear(b)
 	for pos := 0; pos < len(b); {
 		n := min(len(b)-pos, rapid.IntRange(1, 1200).Draw(t, "piece"))
@@ -142,7 +142,7 @@ func TestCompressBlockMatchesReferenceRapid(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.OneOf(rapid.IntRange(0, 40), rapid.IntRange(0, 5000), rapid.IntRange(60000, MaxBlockSize)).Draw(t, "n")
 		src := make([]byte, n)
-		fill(t, src)
+		fillRandom(t, src)
 		bound := CompressBlockBound(n)
 		dstLen := rapid.OneOf(rapid.Just(bound), rapid.IntRange(0, bound)).Draw(t, "dstLen")
 		want := make([]byte, dstLen)
@@ -164,7 +164,7 @@ func TestCompressBlockMatchesReferenceRapid(t *testing.T) {
 func TestDecompressBlockMatchesReferenceRapid(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		src := make([]byte, rapid.IntRange(0, 3000).Draw(t, "n"))
-		fill(t, src)
+		fillRandom(t, src)
 		block := make([]byte, CompressBlockBound(len(src)))
 		bn, err := CompressBlock(block, src)
 		if err != nil {
