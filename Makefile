@@ -8,9 +8,13 @@ export GOFLAGS ?= -mod=readonly
 demo:
 	$(GO) run ./cmd/lz4warp demo
 
-# ptxas checks run inside go test, with the ptxas that cuda-sdk fetches.
-test: cuda-sdk
+# The cuda-tagged code must compile, vet and link its test binaries without a
+# GPU, against the header and link stub that cuda-sdk fetches; ptxas checks
+# run inside go test; lz4-tool provides the lz4 command for interoperability.
+test: cuda-sdk lz4-tool
 	$(GO) vet ./...
+	$(CUDA_ENV) $(GO) vet -tags cuda ./...
+	$(MAKE) --no-print-directory cuda-test-build
 	$(GO) test -count=1 ./...
 
 bench:

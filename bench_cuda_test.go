@@ -41,15 +41,15 @@ func benchSlotPages() int {
 
 var gpuBench struct {
 	sync.Mutex
-	c      *Compressor
-	b      *testing.B
-	bytes  float64
-	kernel time.Duration
+	c     *Compressor
+	b     *testing.B
+	bytes float64
+	t     gpuimpl.Timings // sums over the current benchmark's batches
 }
 
-// gpuBenchCompress runs one batch through a GPU Compressor shared by the
-// benchmarks, and reports the kernel's share as kernel-GB/s.
-func gpuBenchCompress(b *testing.B, pages []Page) []CompressedPage {
+// gpuBenchCompressor opens the GPU Compressor the benchmarks share, before
+// any timed loop.
+func gpuBenchCompressor(b *testing.B) *Compressor {
 	gpuBench.Lock()
 	defer gpuBench.Unlock()
 	if gpuBench.c == nil {
@@ -61,20 +61,56 @@ func gpuBenchCompress(b *testing.B, pages []Page) []CompressedPage {
 		}
 		gpuBench.c = c
 	}
+	return gpuBench.c
+}
+
+// gpuBenchCompress runs one batch on the shared GPU Compressor: through
+// CompressBatch from GPUMinBatch pages on, below it (where SelectBackend
+// picks the CPU) through its engine directly, to find the crossover. It
+// reports the kernel's and the host's shares as GB/s.
+func gpuBenchCompress(b *testing.B, pages []Page) []CompressedPage {
+	c := gpuBenchCompressor(b)
+	gpuBench.Lock()
+	defer gpuBench.Unlock()
 	if gpuBench.b != b {
-		gpuBench.b, gpuBench.bytes, gpuBench.kernel = b, 0, 0
+		gpuBench.b, gpuBench.bytes, gpuBench.t = b, 0, gpuimpl.Timings{}
 	}
-	res, err := gpuBench.c.CompressBatch(pages)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if res.Backend != BackendGPU {
-		b.Fatalf("%d pages went to the %v backend", len(pages), res.Backend)
+	var out []CompressedPage
+	var t gpuimpl.Timings
+	if len(pages) >= GPUMinBatch {
+		res, err := c.CompressBatch(pages)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res.Backend != BackendGPU {
+			b.Fatalf("%d pages went to the %v backend", len(pages), res.Backend)
+		}
+		out = res.Pages
+		t = c.lastTimings
+	} else {
+		o, tm, err := c.gpu.Compress(pages)
+		if err != nil {
+			b.Fatal(err)
+		}
+		out = make([]CompressedPage, len(o))
+		for i := range o {
+			out[i] = CompressedPage{Kind: PageKind(o[i].Kind), Data: o[i].Data}
+		}
+		t = tm
 	}
 	gpuBench.bytes += float64(len(pages) * PageSize)
-	gpuBench.kernel += res.KernelTime
-	b.ReportMetric(gpuBench.bytes/gpuBench.kernel.Seconds()/1e9, "kernel-GB/s")
-	return res.Pages
+	gpuBench.t.Kernel += t.Kernel
+	gpuBench.t.Stage += t.Stage
+	gpuBench.t.Assemble += t.Assemble
+	reportShares(b, gpuBench.bytes, gpuBench.t)
+	return out
+}
+
+// reportShares reports bytes over the kernel's and the host's times.
+func reportShares(b *testing.B, bytes float64, t gpuimpl.Timings) {
+	b.ReportMetric(bytes/t.Kernel.Seconds()/1e9, "kernel-GB/s")
+	b.ReportMetric(bytes/t.Stage.Seconds()/1e9, "stage-GB/s")
+	b.ReportMetric(bytes/t.Assemble.Seconds()/1e9, "assemble-GB/s")
 }
 
 // tiledBatch is exactly n pages of a data set, the set's pages repeated
@@ -98,6 +134,9 @@ func BenchmarkEndToEnd(b *testing.B) {
 			for _, size := range batchSizes(b) {
 				b.Run(fmt.Sprintf("%s/%s/%d", be.name, name, size), func(b *testing.B) {
 					pages := tiledBatch(b, name, size)
+					if be.name == "gpu" {
+						gpuBenchCompressor(b)
+					}
 					b.SetBytes(int64(len(pages)) * PageSize)
 					var out []CompressedPage
 					for b.Loop() {
@@ -125,17 +164,19 @@ func BenchmarkGPUKernel(b *testing.B) {
 				}
 				defer e.Close()
 				b.SetBytes(int64(len(pages)) * PageSize)
-				var kernel, h2d []time.Duration
+				var kernel, h2d, d2h, stage, assemble []time.Duration
 				for b.Loop() {
 					_, t, err := e.Compress(pages)
 					if err != nil {
 						b.Fatal(err)
 					}
-					kernel, h2d = append(kernel, t.Kernel), append(h2d, t.H2D)
+					kernel, h2d, d2h = append(kernel, t.Kernel), append(h2d, t.H2D), append(d2h, t.D2H)
+					stage, assemble = append(stage, t.Stage), append(assemble, t.Assemble)
 				}
 				bytes := float64(len(pages) * PageSize)
-				b.ReportMetric(bytes/median(kernel).Seconds()/1e9, "kernel-GB/s")
 				b.ReportMetric(bytes/median(h2d).Seconds()/1e9, "h2d-GB/s")
+				b.ReportMetric(bytes/median(d2h).Seconds()/1e9, "d2h-in-GB/s")
+				reportShares(b, bytes, gpuimpl.Timings{Kernel: median(kernel), Stage: median(stage), Assemble: median(assemble)})
 			})
 		}
 	}
@@ -169,9 +210,7 @@ func BenchmarkPinnedH2D(b *testing.B) {
 		s, _ := c.NewStream()
 		start, _ := c.NewEvent()
 		end, _ := c.NewEvent()
-		b.SetBytes(size)
-		var times []time.Duration
-		for b.Loop() {
+		copyOnce := func() time.Duration {
 			if err := start.Record(s); err != nil {
 				b.Fatal(err)
 			}
@@ -188,7 +227,17 @@ func BenchmarkPinnedH2D(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			times = append(times, d)
+			return d
+		}
+		copyOnce() // warm-up: the first copies map the buffers
+		copyOnce()
+		const perIteration = 8
+		b.SetBytes(size * perIteration)
+		var times []time.Duration
+		for b.Loop() {
+			for range perIteration {
+				times = append(times, copyOnce())
+			}
 		}
 		b.ReportMetric(size/median(times).Seconds()/1e9, "h2d-GB/s")
 	})

@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 
-	"github.com/lz4warp/lz4warp"
 	"github.com/lz4warp/lz4warp/reference"
 	"github.com/pierrec/lz4/v4"
 )
@@ -29,27 +29,6 @@ func Reference(pages []Page) ([]Output, error) {
 		out[i] = Output{Kind: kind, Data: bytes.Clone(buf[:n])}
 	}
 	return out, nil
-}
-
-// CompressorFunc compresses through the public API and fails any batch
-// that ran on another backend than want, so that a property meant for one
-// backend cannot silently test another (a GPU batch that fell back to the
-// CPU, a batch size that selects another backend).
-func CompressorFunc(c *lz4warp.Compressor, want lz4warp.Backend) CompressFunc {
-	return func(pages []Page) ([]Output, error) {
-		res, err := c.CompressBatch(pages)
-		if err != nil {
-			return nil, err
-		}
-		if res.Backend != want {
-			return nil, fmt.Errorf("conformance: batch of %d pages ran on %s, want %s", len(pages), res.Backend, want)
-		}
-		out := make([]Output, len(res.Pages))
-		for i, p := range res.Pages {
-			out[i] = Output{Kind: reference.Kind(p.Kind), Data: p.Data}
-		}
-		return out, nil
-	}
 }
 
 // Mismatch is a page whose output is not the reference's, or does not
@@ -82,8 +61,10 @@ func CheckPages(compress CompressFunc, pages []Page) (checked, mismatches int, f
 	if len(outs) != len(pages) {
 		return 0, len(pages), fmt.Errorf("conformance: %d outputs for %d pages", len(outs), len(pages))
 	}
-	for i := range pages {
-		if reason := checkPage(&pages[i], outs[i]); reason != "" {
+	reasons := make([]string, len(pages))
+	parallel(len(pages), func(i int) { reasons[i] = checkPage(&pages[i], outs[i]) })
+	for i, reason := range reasons {
+		if reason != "" {
 			mismatches++
 			if first == nil {
 				first = &Mismatch{Index: i, Reason: reason}
@@ -91,6 +72,28 @@ func CheckPages(compress CompressFunc, pages []Page) (checked, mismatches int, f
 		}
 	}
 	return len(pages), mismatches, first
+}
+
+// parallel calls fn(i) for every i in [0, n) from one goroutine per core:
+// checking a page costs more than compressing it on a GPU, so a device run
+// of a million pages needs every core of its host.
+func parallel(n int, fn func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), (n+63)/64)
+	if workers <= 1 {
+		for i := range n {
+			fn(i)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := n * w / workers; i < n*(w+1)/workers; i++ {
+				fn(i)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // CheckSpecs is CheckPages on the pages of specs; a *Mismatch names the

@@ -4,8 +4,20 @@
 //
 // The generators are ordinary code, not tests, so that every runner (the
 // CPU backends in go test, the GPU on its device) draws from the same
-// pages. A page is described by a Spec, a small value that rapid can draw
-// and shrink; Spec.Page expands it deterministically.
+// pages; the package depends on the reference alone, so that the tests of
+// any package, gpuimpl's included, can import it. A page is described by a
+// Spec, a small value that rapid can draw and shrink; Spec.Page expands it
+// deterministically.
+//
+// A runner checks a backend in two ways: rapid properties over Batch or
+// AnySpec, and bulk runs over Corpus, batch by batch:
+//
+//	var tally conformance.Tally
+//	specs := conformance.Corpus(1<<20, seed) // specs are small; pages are made per batch
+//	for lo := 0; lo < len(specs); lo += batch {
+//		tally.Add(conformance.CheckSpecs(compress, specs[lo:min(lo+batch, len(specs))]))
+//	}
+//	fmt.Println(tally.String()) // conformance: pages checked 1048576, mismatches 0
 package conformance
 
 import (
@@ -123,9 +135,7 @@ func Batch(minPages, maxPages int) *rapid.Generator[[]Spec] {
 // Pages expands specs into pages.
 func Pages(specs []Spec) []Page {
 	pages := make([]Page, len(specs))
-	for i, s := range specs {
-		s.Fill(&pages[i])
-	}
+	parallel(len(specs), func(i int) { specs[i].Fill(&pages[i]) })
 	return pages
 }
 

@@ -206,6 +206,38 @@ func TestTargetSM(t *testing.T) {
 	}
 }
 
+// Checks FALS-4: an outcome matches a recorded one field by field, where a
+// recorded field may list alternatives.
+func TestMatches(t *testing.T) {
+	e, _ := Lookup("F082-7")
+	r := e.Recorded
+	o := r
+	for _, code := range []string{"CUDA_ERROR_ILLEGAL_ADDRESS", "CUDA_ERROR_INVALID_ADDRESS_SPACE"} {
+		o.Sync = code
+		if !o.Matches(r) {
+			t.Errorf("%s does not match the recorded %q", code, r.Sync)
+		}
+	}
+	for _, bad := range []func(*Outcome){
+		func(o *Outcome) { o.Sync = "CUDA_ERROR_LAUNCH_FAILED" },
+		func(o *Outcome) { o.Sync = "CUDA_ERROR_ILLEGAL_ADDRESS or" },
+		func(o *Outcome) { o.Output = "correct" },
+		func(o *Outcome) { o.Sanitizer = "clean" },
+		func(o *Outcome) { o.JIT = "CUDA_ERROR_INVALID_PTX" },
+		func(o *Outcome) { o.Launch = "-" },
+	} {
+		o := r
+		o.Sync = "CUDA_ERROR_ILLEGAL_ADDRESS"
+		bad(&o)
+		if o.Matches(r) {
+			t.Errorf("%+v matches the recorded %+v", o, r)
+		}
+	}
+	if base, _ := Lookup("F082-0"); !base.Recorded.Matches(base.Recorded) {
+		t.Error("a recorded outcome does not match itself")
+	}
+}
+
 // Checks FALS-5: the verdict rule.
 func TestVerdict(t *testing.T) {
 	ok := Outcome{JIT: success, Launch: success, Sync: success, Output: "correct", Sanitizer: "clean"}
@@ -296,5 +328,48 @@ func TestKernelAddressing(t *testing.T) {
 	e, _ := Lookup("F082-3")
 	if !generic.MatchString(e.PTX(90)) {
 		t.Error("the generic-access check misses F082-3's generic ld")
+	}
+}
+
+// Checks FALS-6, FALS-7: the kept log of the last device run shows, for
+// every experiment, an outcome that matches the record. That run's binary
+// still wrote the fault's code after "unreadable" in the output column;
+// the record keeps the code in the CUDA result alone.
+func TestRecordedRunLog(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("testdata", "h100-2026-11-23", "falsify.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runRe := regexp.MustCompile(`^=== RUN   TestDevice/(F08[12]-\d+)$`)
+	jitRe := regexp.MustCompile(`^    device_cuda_test\.go:\d+: JIT (\S+), launch (\S+), sync (\S+), output (.+)$`)
+	mcRe := regexp.MustCompile(`^    device_cuda_test\.go:\d+: memcheck: (.+) \(under memcheck: `)
+	got := map[string]*Outcome{}
+	var cur *Outcome
+	for _, line := range strings.Split(string(raw), "\n") {
+		if m := runRe.FindStringSubmatch(line); m != nil {
+			cur = &Outcome{}
+			got[m[1]] = cur
+			continue
+		}
+		if cur == nil {
+			continue
+		}
+		if m := jitRe.FindStringSubmatch(line); m != nil {
+			cur.JIT, cur.Launch, cur.Sync = m[1], m[2], m[3]
+			cur.Output, _, _ = strings.Cut(m[4], " (CUDA_ERROR_")
+		}
+		if m := mcRe.FindStringSubmatch(line); m != nil {
+			cur.Sanitizer = m[1]
+		}
+	}
+	for _, e := range Experiments() {
+		o, ok := got[e.ID]
+		if !ok {
+			t.Errorf("%s: not in the run's log", e.ID)
+			continue
+		}
+		if !o.Matches(e.Recorded) {
+			t.Errorf("%s: logged %+v does not match the recorded %+v", e.ID, *o, e.Recorded)
+		}
 	}
 }

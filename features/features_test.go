@@ -40,7 +40,7 @@ func init() {
 
 // knownDefectTag marks scenarios that state the spec but fail against the
 // current code; they are listed as skipped, with the reason, on every run.
-const knownDefectTag = "@known-defect"
+const knownDefectTag = trace.QuarantineTag
 
 func TestFeatures(t *testing.T) {
 	runGPU, why := gpuScenarios()

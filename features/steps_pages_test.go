@@ -103,13 +103,13 @@ func (w *world) requestGPUCompressor() error {
 	if c != nil {
 		w.closeLater(c)
 	}
-	w.gpuRequestE = err
+	w.gpuRequestErr = err
 	return nil
 }
 
 func (w *world) requestFailedNoGPU() error {
-	if !errors.Is(w.gpuRequestE, lz4warp.ErrGPUNotAvailable) {
-		return fmt.Errorf("NewGPUBatchCompressor error = %v, want one wrapping ErrGPUNotAvailable", w.gpuRequestE)
+	if !errors.Is(w.gpuRequestErr, lz4warp.ErrGPUNotAvailable) {
+		return fmt.Errorf("NewGPUBatchCompressor error = %v, want one wrapping ErrGPUNotAvailable", w.gpuRequestErr)
 	}
 	return nil
 }

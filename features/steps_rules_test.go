@@ -26,6 +26,7 @@ func (w *world) registerRuleSteps(sc *godog.ScenarioContext) {
 	sc.Step(`^the page count varies at (\S+) GB/s PCIe and (\S+) GB/s GPU throughput$`, w.pageCountVaries)
 	sc.Step(`^the PCIe rule gives the same verdict, (true|false), for every page count:$`, w.sameVerdictForCounts)
 	sc.Step(`^the verdict is (true|false) for (-?\d+) pages$`, w.verdictForPages)
+	sc.Step(`^the PCIe rule gives one verdict for every page count from (\d+) to (\d+)$`, w.oneVerdictForRange)
 	sc.Step(`^at (\S+) GB/s PCIe the verdict is (true|false) for every one of those page counts$`, w.verdictAtPCIe)
 	sc.Step(`^the documented batch size acts only through SelectBackend with a GPU: one page fewer selects (\w+), the documented size selects (\w+)$`, w.documentedSizeInSelectBackend)
 	sc.Step(`^a batch result with H2D time (\S+), kernel time (\S+) and D2H time (\S+)$`, w.batchResultWithTimings)
@@ -163,6 +164,21 @@ func (w *world) sameVerdictForCounts(want string, table *godog.Table) error {
 	}
 	if len(w.pageCounts) < 2 {
 		return errors.New("need at least two page counts")
+	}
+	return nil
+}
+
+func (w *world) oneVerdictForRange(from, to int) error {
+	first := lz4warp.MeetsPCIeRule(from, w.weighed.pcie, w.weighed.gpu)
+	differ := 0
+	for n := from + 1; n <= to; n++ {
+		if lz4warp.MeetsPCIeRule(n, w.weighed.pcie, w.weighed.gpu) != first {
+			differ++
+		}
+	}
+	if differ > 0 {
+		return fmt.Errorf("at %v GB/s PCIe and %v GB/s GPU, %d of the page counts %d to %d give another verdict than %d pages (%v)",
+			w.weighed.pcie, w.weighed.gpu, differ, from+1, to, from, first)
 	}
 	return nil
 }

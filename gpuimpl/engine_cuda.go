@@ -162,17 +162,16 @@ type Engine struct {
 // slot is one ring slot: pinned staging buffers, device buffers, a stream
 // and the events that delimit its stages.
 type slot struct {
-	stream   *cudart.Stream
-	src      *cudart.HostBuffer // BatchPages pages
-	meta     *cudart.HostBuffer // BatchPages meta words
-	dst      *cudart.HostBuffer // BatchPages output slots
-	dSrc     cudart.DevicePtr
-	dMeta    cudart.DevicePtr
-	dDst     cudart.DevicePtr
-	ev       [4]*cudart.Event // before H2D, before the kernel, after it, after D2H
-	lo, n    int              // the pages in flight: pages[lo:lo+n]
-	busy     bool
-	released bool
+	stream *cudart.Stream
+	src    *cudart.HostBuffer // BatchPages pages
+	meta   *cudart.HostBuffer // BatchPages meta words
+	dst    *cudart.HostBuffer // BatchPages output slots
+	dSrc   cudart.DevicePtr
+	dMeta  cudart.DevicePtr
+	dDst   cudart.DevicePtr
+	ev     [4]*cudart.Event // before H2D, before the kernel, after it, after D2H
+	lo, n  int              // the pages in flight: pages[lo:lo+n]
+	busy   bool
 }
 
 // ErrClosed reports the use of a closed Engine.
@@ -379,7 +378,9 @@ func (e *Engine) run(pages [][PageSize]byte, out []Output) (Timings, error) {
 			}
 		}
 		s.lo, s.n = c*b, min(b, len(pages)-c*b)
+		staged := time.Now()
 		parallelCopy(s.src.Bytes[:s.n*PageSize], pageBytes(pages[s.lo:s.lo+s.n]))
+		t.Stage += time.Since(staged)
 		if c == 0 {
 			if err := e.begin.Record(s.stream); err != nil {
 				return t, err
@@ -477,7 +478,10 @@ func (e *Engine) finish(s *slot, pages [][PageSize]byte, out []Output, t *Timing
 		}
 		*dst += d
 	}
-	return assemble(out[s.lo:s.lo+s.n], pages[s.lo:s.lo+s.n], s.meta.Bytes[:4*s.n], s.dst.Bytes[:OutSlot*s.n])
+	start := time.Now()
+	err := assemble(out[s.lo:s.lo+s.n], pages[s.lo:s.lo+s.n], s.meta.Bytes[:4*s.n], s.dst.Bytes[:OutSlot*s.n])
+	t.Assemble += time.Since(start)
+	return err
 }
 
 // trapPTX is a kernel that faults on purpose, for FaultLaunchFailure.

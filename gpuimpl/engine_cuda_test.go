@@ -154,7 +154,7 @@ func TestEngineMatchesReference(t *testing.T) {
 			if n := checkBatch(t, label, batch, out); n != 0 {
 				t.Fatalf("%d of %d pages differ from the reference", n, len(batch))
 			}
-			if tm.H2D <= 0 || tm.Kernel <= 0 || tm.D2H <= 0 || tm.Total <= 0 {
+			if tm.H2D <= 0 || tm.Kernel <= 0 || tm.D2H <= 0 || tm.Total <= 0 || tm.Stage <= 0 || tm.Assemble <= 0 {
 				t.Errorf("timings %+v", tm)
 			}
 			if !opts.AsyncDMA && tm.Total < tm.Kernel {

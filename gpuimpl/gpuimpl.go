@@ -41,9 +41,12 @@ type Options struct {
 	AsyncDMA    bool // overlap the stages across slots
 }
 
-// Timings are measured with CUDA events.
+// Timings are measured with CUDA events (H2D, Kernel, D2H, Total) and, for
+// the host's share of a batch, with the host clock (Stage, Assemble).
 type Timings struct {
 	H2D, Kernel, D2H, Total time.Duration
+	Stage                   time.Duration // copying the pages into the pinned staging buffers
+	Assemble                time.Duration // building the outputs from the meta words and slots
 }
 
 // Output is one compressed page as the kernel wrote it.

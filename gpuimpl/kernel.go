@@ -207,10 +207,9 @@ func (k *pageKernel) u32At(dst, pos ptx.Reg) {
 // lowestLane sets dst to the index of the lowest set bit of the nonzero
 // mask.
 func (k *pageKernel) lowestLane(dst, mask ptx.Reg) {
-	neg := k.NewReg32()
-	k.Neg(neg, mask)
-	k.And(neg, neg, mask)
-	k.Bfind(dst, neg)
+	rev := k.NewReg32()
+	k.Brev(rev, mask)
+	k.Clz(dst, rev)
 }
 
 // parse runs the groups of 32 positions (PARSE-9) and ends with the last
@@ -260,6 +259,11 @@ func (k *pageKernel) parse() {
 	k.AndPred(write, last, valid)
 	k.If(write).St(ptx.Shared, "u16", ptx.At(slot, 0), p)
 	k.Note("the last lane of each equal-hash set enters the table")
+	covered, end := k.NewPred(), k.NewReg32()
+	k.Add(end, k.base, ptx.Imm(32))
+	k.SetpU(ptx.GE, covered, k.cursor, end)
+	k.If(covered).BraUni(nextGroup)
+	k.Note("a match covers the group: no position of it can start one")
 
 	k.Comment("PARSE-3: which lanes at or after the cursor have a verified candidate")
 	wanted, ok := k.NewPred(), k.NewPred()
@@ -279,10 +283,8 @@ func (k *pageKernel) parse() {
 	rel, elig := k.NewReg32(), k.NewReg32()
 	k.Sub(rel, k.cursor, k.base)
 	k.MaxS(rel, rel, ptx.Imm(0))
-	k.Shl(rel, ptx.Imm(1), rel)
-	k.Note("0 when the cursor is past the group")
-	k.Sub(rel, rel, ptx.Imm(1))
-	k.Not(rel, rel)
+	k.Shl(rel, ptx.Hex(0xffffffff), rel)
+	k.Note("the lanes at or after the cursor; none when it is past the group")
 	k.And(elig, matches, rel)
 	none := k.NewPred()
 	k.SetpU(ptx.EQ, none, elig, ptx.Imm(0))
@@ -321,7 +323,7 @@ func (k *pageKernel) parse() {
 func (k *pageKernel) extend(mp, mc ptx.Reg) ptx.Reg {
 	k.Comment("PARSE-4: extend 32 bytes at a time; a lane stops at a mismatch or at p+L = 4091")
 	maxL, off, i, a, b, stops := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
-	pa, pb, ai := k.NewReg64(), k.NewReg64(), k.NewReg64()
+	pa, pb, ai, aa := k.NewReg64(), k.NewReg64(), k.NewReg64(), k.NewReg64()
 	k.Sub(maxL, ptx.Imm(matchEnd), mp)
 	k.Cvt64(pa, mp)
 	k.Add(pa, pa, k.pg)
@@ -336,14 +338,13 @@ func (k *pageKernel) extend(mp, mc ptx.Reg) ptx.Reg {
 	k.Selp(i, i, ptx.Imm(0), inside)
 	k.Note("keep the loads inside the page")
 	k.Cvt64(ai, i)
-	k.Add(ai, ai, pa)
-	k.Ld(ptx.Shared, "u8", a, ptx.At(ai, 0))
-	k.Cvt64(ai, i)
+	k.Add(aa, ai, pa)
+	k.Ld(ptx.Shared, "u8", a, ptx.At(aa, 0))
 	k.Add(ai, ai, pb)
 	k.Ld(ptx.Shared, "u8", b, ptx.At(ai, 0))
+	k.Selp(a, a, ptx.Imm(256), inside)
+	k.Note("a lane at p+L = 4091 stops: 256 is no byte")
 	k.SetpU(ptx.NE, stop, a, b)
-	k.NotPred(inside, inside)
-	k.OrPred(stop, stop, inside)
 	k.Ballot(stops, stop, ptx.FullMask)
 	k.SetpU(ptx.NE, stop, stops, ptx.Imm(0))
 	k.If(stop).BraUni(done)
@@ -371,6 +372,76 @@ func (k *pageKernel) extCount(dst, v ptx.Reg) {
 // sequence that would bring the block to OutSlot bytes jumps to raw (PAGE-5).
 // The last sequence (hasMatch false) has no offset and no match length.
 func (k *pageKernel) sequence(litLen, offset, ml4 ptx.Reg, hasMatch bool) {
+	long, done := k.NewLabel("long_seq"), k.NewLabel("seq_done")
+	k.shortSequence(litLen, offset, ml4, hasMatch, long)
+	k.BraUni(done)
+	k.Place(long)
+	k.longSequence(litLen, offset, ml4, hasMatch)
+	k.Place(done)
+}
+
+// shortSequence writes a sequence whose lengths both fit the token (fewer
+// than 15 literals, a match length below 19): at most 17 bytes, one store
+// per lane, no extension bytes. Other sequences jump to long. It is
+// longSequence's result for these lengths in fewer steps: most sequences
+// of text-like pages are short.
+func (k *pageKernel) shortSequence(litLen, offset, ml4 ptx.Reg, hasMatch bool, long ptx.Label) {
+	k.Comment("PARSE-7, short sequence: token, literals, offset; one byte per lane")
+	short := k.NewPred()
+	if hasMatch {
+		both := k.NewReg32()
+		k.MaxU(both, litLen, ml4)
+		k.SetpU(ptx.LT, short, both, ptx.Imm(15))
+	} else {
+		k.SetpU(ptx.LT, short, litLen, ptx.Imm(15))
+	}
+	k.IfNot(short).BraUni(long)
+	need, total, token := k.NewReg32(), k.NewReg32(), k.NewReg32()
+	over := k.NewPred()
+	extra := int64(1)
+	if hasMatch {
+		extra = 3
+	}
+	k.Add(need, litLen, ptx.Imm(extra))
+	k.Add(total, k.out, need)
+	k.SetpU(ptx.GT, over, total, ptx.Imm(maxPayload))
+	k.If(over).BraUni(k.raw)
+	k.Shl(token, litLen, ptx.Imm(4))
+	if hasMatch {
+		k.Or(token, token, ml4)
+	}
+	lit, v, x := k.NewReg32(), k.NewReg32(), k.NewReg32()
+	inLit, q := k.NewPred(), k.NewPred()
+	addr := k.NewReg64()
+	k.Sub(lit, k.lane, ptx.Imm(1))
+	k.Note("byte j of the sequence, j = lane: literal j-1 for 1 <= j <= litLen")
+	k.SetpU(ptx.LT, inLit, lit, litLen)
+	k.Add(x, lit, k.cursor)
+	k.Cvt64(addr, x)
+	k.Add(addr, addr, k.pg)
+	k.Mov(v, ptx.Imm(0))
+	k.If(inLit).Ld(ptx.Shared, "u8", v, ptx.At(addr, 0))
+	if hasMatch {
+		sh := k.NewReg32()
+		k.Sub(sh, lit, litLen)
+		k.Shl(sh, sh, ptx.Imm(3))
+		k.Shr(x, offset, sh)
+		k.Note("bytes litLen+1 and litLen+2: the offset, little-endian")
+		k.And(x, x, ptx.Imm(255))
+		k.Selp(v, v, x, inLit)
+	}
+	k.SetpU(ptx.EQ, q, k.lane, ptx.Imm(0))
+	k.Selp(v, token, v, q)
+	k.SetpU(ptx.LT, q, k.lane, need)
+	k.Add(x, k.out, k.lane)
+	k.Cvt64(addr, x)
+	k.Add(addr, addr, k.dstSlot)
+	k.If(q).St(ptx.Global, "u8", ptx.At(addr, 0), v)
+	k.Mov(k.out, total)
+}
+
+// longSequence writes any sequence, 32 bytes per step.
+func (k *pageKernel) longSequence(litLen, offset, ml4 ptx.Reg, hasMatch bool) {
 	k.Comment("PARSE-7: token, literal-length bytes, literals, offset, match-length bytes")
 	e1, need, token, t1, t2, total := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
 	k.extCount(e1, litLen)

@@ -83,6 +83,8 @@ func warpModel(page *[PageSize]byte) (kind uint32, out []byte) {
 				table[hv[l]] = uint16(base + uint32(l))
 			}
 		}
+		// (The kernel skips the rest of a group that the previous match
+		// covers: no lane of it is at or after the cursor, as here.)
 		ok := ballot(func(l int) bool {
 			p := base + uint32(l)
 			return valid[l] && cand[l] != emptyEntry && p >= cursor && u32(cand[l]) == cur[l]
@@ -128,6 +130,8 @@ func warpModel(page *[PageSize]byte) (kind uint32, out []byte) {
 
 // modelSequence writes one sequence the way the warp does: lane l of step s
 // writes byte 32s+l of the sequence, computing it from the lengths alone.
+// (The kernel's shortSequence writes the same bytes in its single step when
+// both lengths fit the token.)
 func modelSequence(slot []byte, out uint32, page *[PageSize]byte, anchor, litLen, offset, matchLen uint32, hasMatch bool) (uint32, bool) {
 	e1 := extBytes(litLen)
 	need := 1 + e1 + litLen

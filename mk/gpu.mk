@@ -2,7 +2,7 @@
 # script) that a run on a GPU machine needs; see spec/gpu-runtime.md.
 GPU_BUILD ?= $(BUILD)/gpu
 # Packages whose cuda-tagged test binaries a GPU run uses, where they exist.
-GPU_TEST_PKGS ?= . gpuimpl internal/cudart conformance features falsification falsify internal/falsify
+GPU_TEST_PKGS ?= . gpuimpl internal/cudart conformance features falsification
 
 .PHONY: ptx-check gpu-binaries cuda-test-build
 
@@ -29,5 +29,12 @@ gpu-binaries: cuda-sdk
 
 # Every package's test binary builds with -tags cuda against the header and
 # link stub (what CI can check of the GPU code without a GPU).
+# (One binary per package, named after its path: two packages share a name.)
 cuda-test-build: cuda-sdk
-	$(CUDA_ENV) $(GO) test -c -tags cuda -o $(BUILD)/cuda-test-build/ ./...
+	@rm -rf $(BUILD)/cuda-test-build
+	@mkdir -p $(BUILD)/cuda-test-build
+	@set -e; for p in $$($(GO) list ./...); do \
+		name=$$(echo $${p#github.com/lz4warp/} | tr / -); \
+		$(CUDA_ENV) $(GO) test -c -tags cuda -o $(BUILD)/cuda-test-build/$$name.test $$p; \
+	done
+	@echo "cuda-test-build: every package's test binary builds with -tags cuda"

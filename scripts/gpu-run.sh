@@ -13,6 +13,7 @@ export OUT=${OUT:-/tmp/lz4warp-gpu}
 mkdir -p "$OUT"
 parts=("$@")
 [[ ${#parts[@]} -gt 0 ]] || parts=(devices cudart engine faults conformance sanitizer features falsification cli bench)
+export PATH=$PATH:/usr/local/cuda/bin
 summary=()
 
 # run PART DIR BINARY ARGS...: runs a binary from DIR, logging to $OUT/PART.log.
@@ -35,7 +36,7 @@ run() {
 # extra PART: the figures a part's log holds, for its summary line.
 extra() {
 	case $1 in
-	conformance) grep -h '^conformance:' "$OUT/$1.log" | tail -1 | sed 's/^conformance:/;/' ;;
+	conformance*) grep -h '^conformance:' "$OUT/$1.log" | tail -1 | sed 's/^conformance:/;/' ;;
 	sanitizer) grep -h 'ERROR SUMMARY' "$OUT/$1.log" | tail -1 | sed 's/^=* */; /' ;;
 	bench) awk '
 		function metric(unit) { for (i = 2; i <= NF; i++) if ($i == unit) return $(i - 1); return "?" }
@@ -79,7 +80,10 @@ for part in "${parts[@]}"; do
 	faults) run faults . lz4warp.test -test.v -test.count=1 -test.run 'TestCompressor' ;;
 	conformance)
 		run conformance gpuimpl gpuimpl.test -test.v -test.count=1 -test.run '^TestConformance$' -test.timeout 20m
-		[[ -x $bin/conformance.test ]] && run conformance-pkg conformance conformance.test -test.v -test.count=1
+		# The conformance package: its rapid property on GPU batches and its
+		# corpus through the GPU Compressor.
+		CONFORMANCE_PAGES=${CONFORMANCE_PAGES:-100000} run conformance-pkg conformance conformance.test \
+			-test.v -test.count=1 -test.timeout 20m -rapid.checks="${RAPID_CHECKS:-30}"
 		;;
 	sanitizer)
 		if command -v compute-sanitizer >/dev/null; then
@@ -94,16 +98,17 @@ for part in "${parts[@]}"; do
 		;;
 	features) run features features features.test -test.v -test.count=1 -godog.tags=@gpu ;;
 	falsification)
-		for d in falsification falsify internal/falsify; do
-			exe=$(echo "$d" | tr / -).test
-			[[ -x $bin/$exe ]] && run falsification "$d" "$exe" -test.v -test.count=1
-		done
+		LZ4WARP_DRIVER=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1) \
+			run falsification falsification falsification.test -test.run '^TestDevice$' -test.v -test.count=1
 		;;
-	cli) [[ -x $bin/lz4warp ]] && run cli . lz4warp demo ;;
+	cli)
+		setup_goroot
+		run cli . lz4warp demo
+		;;
 	bench)
 		setup_goroot
 		run bench . lz4warp.test -test.run '^$' -test.bench "${BENCH:-EndToEnd|GPUKernel|PinnedH2D}" \
-			-test.benchtime "${BENCHTIME:-5x}" -test.timeout 30m -batches="${BATCHES:-1000,3000,10000,30000,100000}"
+			-test.benchtime "${BENCHTIME:-5x}" -test.timeout 30m -batches="${BATCHES:-1000,3000,10000,30000,100000}" ${BENCHFLAGS:-}
 		grep -hE '^Benchmark' "$OUT/bench.log" >"$OUT/bench.txt" 2>/dev/null
 		;;
 	*) summary+=("$part: unknown part") ;;

@@ -51,6 +51,21 @@ func (p *benchPoint) ranOn() string {
 	return strings.Join(parts, "+")
 }
 
+// ranAs reports whether every call ran on the requested backend; auto
+// always does. A point of "gpu" below GPUMinBatch pages ran on SIMD
+// (API-3), and is left out of the gpu line of the plot.
+func (p *benchPoint) ranAs() bool {
+	if p.backend == "auto" {
+		return true
+	}
+	for b, n := range p.ran {
+		if n > 0 && b.String() != p.backend {
+			return false
+		}
+	}
+	return true
+}
+
 func splitList(s string) []string {
 	var out []string
 	for _, f := range strings.Split(s, ",") {
@@ -131,11 +146,7 @@ func runBench(e *env, args []string) error {
 					return err
 				}
 				points = append(points, p)
-				row := fmt.Sprintf("%-7s %-*s %6d %-11s %8d %8.3f %8.3f", b, dw, name, size, p.ranOn(), p.pages, p.gbps(), p.ratio())
-				if gpu {
-					row += fmt.Sprintf(" %9.3f %9.3f %9.3f  %s", msf(p.h2d), msf(p.kernel), msf(p.d2h), pcieVerdict(p))
-				}
-				fmt.Fprintln(e.stdout, row)
+				fmt.Fprintln(e.stdout, benchRow(p, dw, gpu))
 			}
 		}
 	}
@@ -146,6 +157,15 @@ func runBench(e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "plot: %s\n", *svgPath)
 	}
 	return nil
+}
+
+// benchRow is a point's table row; with gpu, the GPU columns too.
+func benchRow(p *benchPoint, dw int, gpu bool) string {
+	row := fmt.Sprintf("%-7s %-*s %6d %-11s %8d %8.3f %8.3f", p.backend, dw, p.dataset, p.batch, p.ranOn(), p.pages, p.gbps(), p.ratio())
+	if gpu {
+		row += fmt.Sprintf(" %9.3f %9.3f %9.3f  %s", msf(p.h2d), msf(p.kernel), msf(p.d2h), pcieVerdict(p))
+	}
+	return row
 }
 
 func msf(d time.Duration) float64 { return d.Seconds() * 1e3 }
@@ -219,7 +239,7 @@ func writeBenchSVG(path string, points []*benchPoint, sets, backends []string) e
 		for _, b := range backends {
 			s := svgplot.Series{Name: b}
 			for _, p := range points {
-				if p.dataset == name && p.backend == b {
+				if p.dataset == name && p.backend == b && p.ranAs() {
 					s.Points = append(s.Points, svgplot.Point{X: float64(p.batch), Y: p.gbps()})
 				}
 			}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/lz4warp/lz4warp"
 )
@@ -21,23 +22,27 @@ func runDevices(e *env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("listing CUDA devices: %w", err)
 	}
+	printDevices(e.stdout, devs, cudaBuild)
+	return nil
+}
+
+func printDevices(w io.Writer, devs []lz4warp.DeviceInfo, cuda bool) {
 	if len(devs) == 0 {
-		if cudaBuild {
-			fmt.Fprintln(e.stdout, "no CUDA GPU found: the CPU backends (scalar, simd) will be used")
+		if cuda {
+			fmt.Fprintln(w, "no CUDA GPU found: the CPU backends (scalar, simd) will be used")
 		} else {
-			fmt.Fprintln(e.stdout, "no CUDA GPU: this lz4warp was built without CUDA support (build with -tags cuda); the CPU backends (scalar, simd) will be used")
+			fmt.Fprintln(w, "no CUDA GPU: this lz4warp was built without CUDA support (build with -tags cuda); the CPU backends (scalar, simd) will be used")
 		}
-		return nil
+		return
 	}
 	for _, d := range devs {
 		supported := "supported"
 		if !d.IsSupported() {
 			supported = fmt.Sprintf("not supported (compute capability below %d.0)", lz4warp.MinComputeMajor)
 		}
-		fmt.Fprintf(e.stdout, "device %d: %s\n", d.Index, d.Name)
-		fmt.Fprintf(e.stdout, "  compute capability %d.%d, %s backend, %s\n", d.ComputeCapability[0], d.ComputeCapability[1], d.Backend, supported)
-		fmt.Fprintf(e.stdout, "  memory %s, L2 cache %s\n", humanBytes(int64(d.TotalMemory)), humanBytes(int64(d.L2CacheSize)))
-		fmt.Fprintf(e.stdout, "  optimal batch %d pages (80%% of the L2 in 4 KiB pages)\n", d.OptimalBatchSize())
+		fmt.Fprintf(w, "device %d: %s\n", d.Index, d.Name)
+		fmt.Fprintf(w, "  compute capability %d.%d, %s backend, %s\n", d.ComputeCapability[0], d.ComputeCapability[1], d.Backend, supported)
+		fmt.Fprintf(w, "  memory %s, L2 cache %s\n", humanBytes(int64(d.TotalMemory)), humanBytes(int64(d.L2CacheSize)))
+		fmt.Fprintf(w, "  optimal batch %d pages (80%% of the L2 in 4 KiB pages)\n", d.OptimalBatchSize())
 	}
-	return nil
 }

@@ -104,7 +104,11 @@ func createOutput(e *env, path string, force bool, mode fs.FileMode) (*output, e
 	}
 	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
 	if err != nil {
-		return nil, err
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // the temporary name would only confuse
+		}
+		return nil, fmt.Errorf("create %s: %w", path, err)
 	}
 	if err := tmp.Chmod(mode); err != nil {
 		tmp.Close()

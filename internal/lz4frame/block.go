@@ -27,6 +27,15 @@ func decodeBlock(dst []byte, pos int, src []byte) (int, int, error) {
 		token := src[in]
 		in++
 		litLen := int(token >> 4)
+		if litLen < 15 && len(src)-in >= 16 && len(dst)-out >= 16 {
+			// Short literals: copy 16 bytes in two words; the bytes past
+			// litLen are overwritten by what follows.
+			binary.LittleEndian.PutUint64(dst[out:], binary.LittleEndian.Uint64(src[in:]))
+			binary.LittleEndian.PutUint64(dst[out+8:], binary.LittleEndian.Uint64(src[in+8:]))
+			out += litLen
+			in += litLen
+			goto match
+		}
 		if litLen == 15 {
 			var err error
 			if litLen, in, err = readLength(src, in, litLen); err != nil {
@@ -41,6 +50,7 @@ func decodeBlock(dst []byte, pos int, src []byte) (int, int, error) {
 		}
 		out += copy(dst[out:], src[in:in+litLen])
 		in += litLen
+	match:
 		if in == len(src) {
 			return out, in, nil // the last sequence has literals only
 		}
@@ -67,6 +77,15 @@ func decodeBlock(dst []byte, pos int, src []byte) (int, int, error) {
 			return 0, seqStart, errBlockTooLong
 		}
 		start, end := out-offset, out+matchLen
+		if offset >= 8 && len(dst)-end >= 8 {
+			// Word by word: with an offset of 8 or more each word read is
+			// already written. The last word may spill past end.
+			for ; out < end; out, start = out+8, start+8 {
+				binary.LittleEndian.PutUint64(dst[out:], binary.LittleEndian.Uint64(dst[start:]))
+			}
+			out = end
+			continue
+		}
 		if offset >= matchLen {
 			copy(dst[out:end], dst[start:])
 			out = end

@@ -71,10 +71,25 @@ func encode(t testing.TB, data []byte, opts WriterOptions) []byte {
 	return buf.Bytes()
 }
 
+// decode reads a whole stream twice, on one goroutine and on four, and
+// requires the same output and the same error (CLI-5).
 func decode(r io.Reader) ([]byte, error) {
-	var out bytes.Buffer
-	_, err := out.ReadFrom(NewReader(r))
-	return out.Bytes(), err
+	in, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	var outs [2]bytes.Buffer
+	var errs [2]error
+	for i, workers := range []int{1, 4} {
+		zr := NewReader(bytes.NewReader(in))
+		zr.SetConcurrency(workers)
+		_, errs[i] = outs[i].ReadFrom(zr)
+	}
+	if !bytes.Equal(outs[0].Bytes(), outs[1].Bytes()) || fmt.Sprint(errs[0]) != fmt.Sprint(errs[1]) {
+		panic(fmt.Sprintf("sequential and concurrent readers differ: %d bytes, %v; %d bytes, %v",
+			outs[0].Len(), errs[0], outs[1].Len(), errs[1]))
+	}
+	return outs[1].Bytes(), errs[1]
 }
 
 // Checks CLI-3: the header of the frames lz4warp writes.

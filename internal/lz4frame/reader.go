@@ -6,6 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
+	"sync"
+	"sync/atomic"
 )
 
 // Reader decompresses a stream of LZ4 frames: any number of LZ4 frames,
@@ -13,8 +16,10 @@ import (
 // holds no frame and reads as empty, as with the lz4 command. Every error
 // is an *Error that gives the byte offset in the compressed stream.
 //
-// Memory is bounded by the largest block size (4 MiB, 8 MiB in the legacy
-// format) plus the 64 KiB window of linked blocks.
+// Memory is bounded: one block of the largest size (4 MiB, 8 MiB in the
+// legacy format) and the 64 KiB window of linked blocks; for frames of
+// independent blocks, which it decodes on several goroutines, at most
+// 32 MiB of blocks (stored and decoded) in flight.
 type Reader struct {
 	src *bufio.Reader
 	off int64 // bytes consumed from src
@@ -25,13 +30,41 @@ type Reader struct {
 	content XXH32 // of the current frame's decompressed data
 	size    uint64
 
-	buf      []byte // window history followed by the current block's output
-	hist     int    // bytes of history at the start of buf
-	out, end int    // unread decoded data is buf[out:end]
-	block    []byte // the current block's stored bytes
-	word     [8]byte
-	frames   int
+	buf    []byte // window history followed by the current block's output
+	hist   int    // bytes of history at the start of buf
+	end    int    // end of the latest decoded data in buf
+	cur    []byte // decoded data not yet read
+	block  []byte // the current block's stored bytes
+	word   [8]byte
+	frames int
+
+	// Independent blocks are read ahead and decoded concurrently.
+	workers    int
+	queue      []*pendingBlock // read and decoded, served in order from qi
+	qi         int
+	pool       []*pendingBlock
+	endAt      int64 // offset of an end mark met while reading ahead, or -1
+	pendingErr error // an error met while reading ahead, for after the queue
 }
+
+// pendingBlock is an independent block read ahead.
+type pendingBlock struct {
+	at       int64 // offset of its size word
+	stored   []byte
+	raw      bool
+	sumAt    int64 // offset of its block checksum, -1 for none
+	sum      uint32
+	out      []byte // the block's data: dec[:n], or stored when raw
+	dec      []byte // decoding buffer, kept across uses
+	err      error
+	blockMax int
+}
+
+// Read-ahead limits for independent blocks.
+const (
+	readAheadBytes  = 16 << 20 // of block maximum sizes, stored and decoded: 32 MiB
+	readAheadBlocks = 8        // per worker
+)
 
 type readerState int
 
@@ -51,10 +84,15 @@ type frameInfo struct {
 	blockMax        int
 }
 
-// NewReader returns a Reader decompressing r.
+// NewReader returns a Reader decompressing r, with one decoding goroutine
+// per core for frames of independent blocks.
 func NewReader(r io.Reader) *Reader {
-	return &Reader{src: bufio.NewReaderSize(r, 64<<10)}
+	return &Reader{src: bufio.NewReaderSize(r, 64<<10), workers: runtime.GOMAXPROCS(0), endAt: -1}
 }
+
+// SetConcurrency sets how many goroutines decode independent blocks; 1
+// decodes every block on the reading goroutine. Call it before reading.
+func (r *Reader) SetConcurrency(n int) { r.workers = max(n, 1) }
 
 // Offset is the number of compressed bytes consumed so far.
 func (r *Reader) Offset() int64 { return r.off }
@@ -63,8 +101,12 @@ func (r *Reader) Offset() int64 { return r.off }
 func (r *Reader) Frames() int { return r.frames }
 
 func (r *Reader) fail(off int64, sentinel error, format string, args ...any) error {
-	r.err = &Error{Offset: off, Err: sentinel, Detail: fmt.Sprintf(format, args...)}
+	r.err = newError(off, sentinel, format, args...)
 	return r.err
+}
+
+func newError(off int64, sentinel error, format string, args ...any) error {
+	return &Error{Offset: off, Err: sentinel, Detail: fmt.Sprintf(format, args...)}
 }
 
 // readFull reads len(p) bytes; what describes the element, for errors.
@@ -88,7 +130,7 @@ func (r *Reader) readFullAt(p []byte, what string, start int64) error {
 
 // Read implements io.Reader.
 func (r *Reader) Read(p []byte) (int, error) {
-	for r.out == r.end {
+	for len(r.cur) == 0 {
 		if r.err != nil {
 			return 0, r.err
 		}
@@ -96,8 +138,8 @@ func (r *Reader) Read(p []byte) (int, error) {
 			return 0, err
 		}
 	}
-	n := copy(p, r.buf[r.out:r.end])
-	r.out += n
+	n := copy(p, r.cur)
+	r.cur = r.cur[n:]
 	return n, nil
 }
 
@@ -105,10 +147,10 @@ func (r *Reader) Read(p []byte) (int, error) {
 func (r *Reader) WriteTo(w io.Writer) (int64, error) {
 	var total int64
 	for {
-		if r.out < r.end {
-			n, err := w.Write(r.buf[r.out:r.end])
+		if len(r.cur) > 0 {
+			n, err := w.Write(r.cur)
 			total += int64(n)
-			r.out += n
+			r.cur = r.cur[n:]
 			if err != nil {
 				return total, err
 			}
@@ -266,11 +308,14 @@ func (r *Reader) prepare(max int) []byte {
 		copy(grown, r.buf[:r.hist])
 		r.buf = grown
 	}
-	r.out, r.end = r.hist, r.hist
+	r.end = r.hist
 	return r.buf[:r.hist+max]
 }
 
 func (r *Reader) nextBlock() error {
+	if !r.frame.linked && r.workers > 1 {
+		return r.nextQueued()
+	}
 	f := &r.frame
 	at := r.off
 	if err := r.readFull(r.word[:4], "block size"); err != nil {
@@ -310,18 +355,23 @@ func (r *Reader) nextBlock() error {
 		}
 		r.end = end
 	}
-	data := r.buf[r.out:r.end]
+	r.serve(r.buf[r.hist:r.end])
+	return nil
+}
+
+// serve makes the next decoded data readable and counts it.
+func (r *Reader) serve(data []byte) {
+	r.cur = data
 	r.size += uint64(len(data))
-	if f.contentChecksum {
+	if r.frame.contentChecksum {
 		r.content.Write(data)
 	}
-	return nil
 }
 
 func (r *Reader) endFrame(at int64) error {
 	f := &r.frame
 	r.state = stateMagic
-	r.out, r.end = 0, 0
+	r.end = 0
 	if f.hasSize && r.size != f.contentSize {
 		return r.fail(at, ErrCorrupt, "frame holds %d bytes, its header says %d", r.size, f.contentSize)
 	}
@@ -359,7 +409,7 @@ func (r *Reader) nextLegacy() error {
 	word := binary.LittleEndian.Uint32(r.word[:4])
 	if word == Magic || word == LegacyMagic || word&skippableMask == SkippableMagic {
 		r.state = stateMagic // the next frame begins
-		r.out, r.end = 0, 0
+		r.end = 0
 		return r.startFrame(at, word)
 	}
 	size := int(word)
@@ -379,5 +429,132 @@ func (r *Reader) nextLegacy() error {
 		return r.fail(at+4+int64(pos), ErrCorrupt, "block at byte %d: %v", at, err)
 	}
 	r.end = end
+	r.cur = r.buf[:end]
 	return nil
+}
+
+// nextQueued serves the next read-ahead block of an independent frame,
+// reading and decoding a new group of blocks when the queue is empty. Errors
+// met while reading ahead surface after the blocks before them.
+func (r *Reader) nextQueued() error {
+	if r.qi == len(r.queue) {
+		switch {
+		case r.pendingErr != nil:
+			r.err, r.pendingErr = r.pendingErr, nil
+			return r.err
+		case r.endAt >= 0:
+			at := r.endAt
+			r.endAt = -1
+			return r.endFrame(at)
+		}
+		r.readAhead()
+		if len(r.queue) == 0 {
+			return r.nextQueued()
+		}
+	}
+	b := r.queue[r.qi]
+	r.qi++
+	if b.err != nil {
+		r.err = b.err
+		return r.err
+	}
+	r.serve(b.out)
+	return nil
+}
+
+// readAhead reads blocks up to the read-ahead limits, the end mark or an
+// error, and decodes them concurrently.
+func (r *Reader) readAhead() {
+	f := &r.frame
+	r.pool = append(r.pool, r.queue...)
+	r.queue, r.qi = r.queue[:0], 0
+	budget := readAheadBytes
+	for len(r.queue) < readAheadBlocks*r.workers && budget > 0 {
+		at := r.off
+		if err := r.readFull(r.word[:4], "block size"); err != nil {
+			break
+		}
+		word := binary.LittleEndian.Uint32(r.word[:4])
+		if word == 0 {
+			r.endAt = at
+			break
+		}
+		size := int(word &^ uncompressedBit)
+		if size > f.blockMax {
+			r.fail(at, ErrCorrupt, "block of %d bytes in a frame of %d-byte blocks", size, f.blockMax)
+			break
+		}
+		var b *pendingBlock
+		if n := len(r.pool); n > 0 {
+			b, r.pool = r.pool[n-1], r.pool[:n-1]
+		} else {
+			b = &pendingBlock{}
+		}
+		*b = pendingBlock{at: at, stored: grow(b.stored, size), raw: word&uncompressedBit != 0, sumAt: -1, dec: b.dec, blockMax: f.blockMax}
+		if err := r.readFullAt(b.stored, "block", at); err != nil {
+			r.pool = append(r.pool, b)
+			break
+		}
+		if f.blockChecksum {
+			b.sumAt = r.off
+			if err := r.readFull(r.word[:4], "block checksum"); err != nil {
+				r.pool = append(r.pool, b)
+				break
+			}
+			b.sum = binary.LittleEndian.Uint32(r.word[:4])
+		}
+		r.queue = append(r.queue, b)
+		budget -= f.blockMax
+	}
+	if r.err != nil { // surfaces once the blocks before it are served
+		r.pendingErr, r.err = r.err, nil
+	}
+	decodeAll(r.queue, r.workers)
+}
+
+func grow(b []byte, n int) []byte {
+	if cap(b) < n {
+		return make([]byte, n)
+	}
+	return b[:n]
+}
+
+// decodeAll decodes the blocks on up to workers goroutines.
+func decodeAll(blocks []*pendingBlock, workers int) {
+	if len(blocks) <= 1 {
+		for _, b := range blocks {
+			b.decode()
+		}
+		return
+	}
+	var next atomic.Int32
+	var wg sync.WaitGroup
+	for range min(workers, len(blocks)) {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < len(blocks); i = int(next.Add(1)) - 1 {
+				blocks[i].decode()
+			}
+		})
+	}
+	wg.Wait()
+}
+
+func (b *pendingBlock) decode() {
+	if b.sumAt >= 0 {
+		if want := Checksum32(b.stored); b.sum != want {
+			b.err = newError(b.sumAt, ErrChecksum, "block checksum %#08x, want %#08x", b.sum, want)
+			return
+		}
+	}
+	if b.raw {
+		b.out = b.stored
+		return
+	}
+	b.dec = grow(b.dec, min(b.blockMax, decodedBound(len(b.stored))))
+	n, pos, err := decodeBlock(b.dec, 0, b.stored)
+	if err != nil {
+		b.err = newError(b.at+4+int64(pos), ErrCorrupt, "block at byte %d: %v", b.at, err)
+		return
+	}
+	b.out = b.dec[:n]
 }

@@ -79,6 +79,7 @@ func TestRunScriptSummary(t *testing.T) {
 	want := []string{
 		"cudart: FAIL (exit 1) in ",
 		"conformance: PASS in ",
+		"conformance-pkg: skipped (no conformance.test)",
 		"features: skipped (no features.test)",
 	}
 	if len(lines) < len(want) {

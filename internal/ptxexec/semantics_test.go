@@ -171,6 +171,10 @@ func TestFormsHaveSemanticTests(t *testing.T) {
 	for _, form := range []string{"match.any.sync.b32", "vote.sync.ballot.b32", "shfl.sync.idx.b32", "bar.warp.sync"} {
 		tested[form] = "TestWarpForms"
 	}
+	for _, form := range []string{"cvta.shared.u64", "ld.u32", "st.u32"} {
+		tested[form] = "TestGenericForms"
+	}
+	tested["bar.sync"] = "TestBarSyncAndSharedRaces"
 	for _, form := range []string{"bra", "bra.uni", "ret"} {
 		tested[form] = "TestDivergence"
 	}

@@ -41,7 +41,13 @@ type Citation struct {
 	// for a Go citation inside or right above a function, else empty.
 	Name     string
 	Scenario bool
+	// Quarantined marks a scenario tagged QuarantineTag: it states the rule
+	// but does not run by default, so it does not count as checking it.
+	Quarantined bool
 }
+
+// QuarantineTag marks scenarios that state a rule the code does not meet yet.
+const QuarantineTag = "@known-defect"
 
 // Where is the citation's place as "file:line".
 func (c Citation) Where() string { return fmt.Sprintf("%s:%d", c.File, c.Line) }
@@ -58,6 +64,7 @@ type Matrix struct {
 	Rules     []Rule
 	Citations []Citation
 	prefixes  map[string]bool
+	rootName  string // the last element of the module path, for the root package
 }
 
 // Problem is one reason the matrix is incomplete.
@@ -83,7 +90,15 @@ func Scan(root string) (*Matrix, error) {
 
 // ScanFS is Scan on a file system rooted at the module root.
 func ScanFS(fsys fs.FS) (*Matrix, error) {
-	m := &Matrix{prefixes: map[string]bool{}}
+	m := &Matrix{prefixes: map[string]bool{}, rootName: "."}
+	if mod, err := fs.ReadFile(fsys, "go.mod"); err == nil {
+		for _, line := range lines(mod) {
+			if name, ok := strings.CutPrefix(strings.TrimSpace(line), "module "); ok {
+				m.rootName = path.Base(strings.Trim(strings.TrimSpace(name), `"`))
+				break
+			}
+		}
+	}
 	specs, err := fs.Glob(fsys, "spec/*.md")
 	if err != nil {
 		return nil, err
@@ -128,6 +143,7 @@ func ScanFS(fsys fs.FS) (*Matrix, error) {
 					if tagIDRE.MatchString(tag) {
 						m.Citations = append(m.Citations, Citation{
 							ID: tag[1:], File: name, Line: sc.Line, Name: sc.Name, Scenario: true,
+							Quarantined: slices.Contains(sc.Tags, QuarantineTag),
 						})
 					}
 				}
@@ -334,8 +350,9 @@ func (m *Matrix) CitedBy(id string) []Citation {
 	return out
 }
 
-// Problems lists the rules defined twice, the rules nothing cites, and the
-// citations of IDs that no rule defines.
+// Problems lists the rules defined twice, the rules nothing cites (a
+// quarantined scenario does not count), and the citations of IDs that no
+// rule defines.
 func (m *Matrix) Problems() []Problem {
 	var probs []Problem
 	defined := map[string]Rule{}
@@ -347,12 +364,18 @@ func (m *Matrix) Problems() []Problem {
 		}
 		defined[r.ID] = r
 	}
-	cited := map[string]bool{}
+	cited := m.checked()
+	quarantined := map[string]bool{}
 	for _, c := range m.Citations {
-		cited[c.ID] = true
+		quarantined[c.ID] = quarantined[c.ID] || c.Quarantined
 	}
 	for _, r := range m.Rules {
-		if !cited[r.ID] {
+		switch {
+		case cited[r.ID]:
+		case quarantined[r.ID]:
+			probs = append(probs, Problem{fmt.Sprintf("%s:%d", r.File, r.Line),
+				fmt.Sprintf("%s (%s) is cited only by scenarios tagged %s", r.ID, r.Title, QuarantineTag)})
+		default:
 			probs = append(probs, Problem{fmt.Sprintf("%s:%d", r.File, r.Line),
 				fmt.Sprintf("%s (%s) is cited by no test and no scenario", r.ID, r.Title)})
 		}
@@ -365,12 +388,21 @@ func (m *Matrix) Problems() []Problem {
 	return probs
 }
 
-// Coverage returns how many rules are cited and how many there are.
-func (m *Matrix) Coverage() (cited, total int) {
+// checked returns the IDs cited by a test or a scenario that runs.
+func (m *Matrix) checked() map[string]bool {
 	seen := map[string]bool{}
 	for _, c := range m.Citations {
-		seen[c.ID] = true
+		if !c.Quarantined {
+			seen[c.ID] = true
+		}
 	}
+	return seen
+}
+
+// Coverage returns how many rules are cited (quarantined scenarios aside)
+// and how many there are.
+func (m *Matrix) Coverage() (cited, total int) {
+	seen := m.checked()
 	ids := map[string]bool{}
 	for _, r := range m.Rules {
 		if !ids[r.ID] {
@@ -392,9 +424,17 @@ func (m *Matrix) Table() string {
 		var scen, tests []string
 		for _, c := range m.CitedBy(r.ID) {
 			if c.Scenario {
-				scen = appendUnique(scen, fmt.Sprintf("%s (%s)", c.Name, path.Base(c.File)))
+				name := fmt.Sprintf("%s (%s)", c.Name, path.Base(c.File))
+				if c.Quarantined {
+					name += " " + QuarantineTag
+				}
+				scen = appendUnique(scen, name)
 			} else if c.Name != "" {
-				tests = appendUnique(tests, fmt.Sprintf("%s.%s", path.Dir(c.File), c.Name))
+				dir := path.Dir(c.File)
+				if dir == "." {
+					dir = m.rootName
+				}
+				tests = appendUnique(tests, fmt.Sprintf("%s.%s", dir, c.Name))
 			} else {
 				tests = appendUnique(tests, c.Where())
 			}

@@ -23,3 +23,7 @@ Feature: Fixture
       @ALPHA-2
       Scenario: not real
       """
+
+  @BETA-3 @known-defect
+  Scenario: Quarantined
+    Given nothing
