@@ -45,7 +45,7 @@ func compressorFunc(c *lz4warp.Compressor, want lz4warp.Backend) CompressFunc {
 	}
 }
 
-func newCompressor(t *testing.T) *lz4warp.Compressor {
+func newCompressor(t testing.TB) *lz4warp.Compressor {
 	t.Helper()
 	c, err := lz4warp.NewCompressor(lz4warp.DefaultConfig())
 	if err != nil {
@@ -54,6 +54,9 @@ func newCompressor(t *testing.T) *lz4warp.Compressor {
 	t.Cleanup(func() { c.Close() })
 	return c
 }
+
+// backendFor is the backend a batch of n pages runs on.
+func backendFor(n int) lz4warp.Backend { return lz4warp.SelectBackend(n, lz4warp.GPUAvailable()) }
 
 func checkBatch(t *rapid.T, compress CompressFunc, specs []Spec) {
 	checked, mismatches, first := CheckSpecs(compress, specs)
