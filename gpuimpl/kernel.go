@@ -207,10 +207,9 @@ func (k *pageKernel) u32At(dst, pos ptx.Reg) {
 // lowestLane sets dst to the index of the lowest set bit of the nonzero
 // mask.
 func (k *pageKernel) lowestLane(dst, mask ptx.Reg) {
-	neg := k.NewReg32()
-	k.Neg(neg, mask)
-	k.And(neg, neg, mask)
-	k.Bfind(dst, neg)
+	rev := k.NewReg32()
+	k.Brev(rev, mask)
+	k.Clz(dst, rev)
 }
 
 // parse runs the groups of 32 positions (PARSE-9) and ends with the last
@@ -260,6 +259,11 @@ func (k *pageKernel) parse() {
 	k.AndPred(write, last, valid)
 	k.If(write).St(ptx.Shared, "u16", ptx.At(slot, 0), p)
 	k.Note("the last lane of each equal-hash set enters the table")
+	covered, end := k.NewPred(), k.NewReg32()
+	k.Add(end, k.base, ptx.Imm(32))
+	k.SetpU(ptx.GE, covered, k.cursor, end)
+	k.If(covered).BraUni(nextGroup)
+	k.Note("a match covers the group: no position of it can start one")
 
 	k.Comment("PARSE-3: which lanes at or after the cursor have a verified candidate")
 	wanted, ok := k.NewPred(), k.NewPred()
@@ -279,10 +283,8 @@ func (k *pageKernel) parse() {
 	rel, elig := k.NewReg32(), k.NewReg32()
 	k.Sub(rel, k.cursor, k.base)
 	k.MaxS(rel, rel, ptx.Imm(0))
-	k.Shl(rel, ptx.Imm(1), rel)
-	k.Note("0 when the cursor is past the group")
-	k.Sub(rel, rel, ptx.Imm(1))
-	k.Not(rel, rel)
+	k.Shl(rel, ptx.Hex(0xffffffff), rel)
+	k.Note("the lanes at or after the cursor; none when it is past the group")
 	k.And(elig, matches, rel)
 	none := k.NewPred()
 	k.SetpU(ptx.EQ, none, elig, ptx.Imm(0))
@@ -321,7 +323,7 @@ func (k *pageKernel) parse() {
 func (k *pageKernel) extend(mp, mc ptx.Reg) ptx.Reg {
 	k.Comment("PARSE-4: extend 32 bytes at a time; a lane stops at a mismatch or at p+L = 4091")
 	maxL, off, i, a, b, stops := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
-	pa, pb, ai := k.NewReg64(), k.NewReg64(), k.NewReg64()
+	pa, pb, ai, aa := k.NewReg64(), k.NewReg64(), k.NewReg64(), k.NewReg64()
 	k.Sub(maxL, ptx.Imm(matchEnd), mp)
 	k.Cvt64(pa, mp)
 	k.Add(pa, pa, k.pg)
@@ -336,14 +338,13 @@ func (k *pageKernel) extend(mp, mc ptx.Reg) ptx.Reg {
 	k.Selp(i, i, ptx.Imm(0), inside)
 	k.Note("keep the loads inside the page")
 	k.Cvt64(ai, i)
-	k.Add(ai, ai, pa)
-	k.Ld(ptx.Shared, "u8", a, ptx.At(ai, 0))
-	k.Cvt64(ai, i)
+	k.Add(aa, ai, pa)
+	k.Ld(ptx.Shared, "u8", a, ptx.At(aa, 0))
 	k.Add(ai, ai, pb)
 	k.Ld(ptx.Shared, "u8", b, ptx.At(ai, 0))
+	k.Selp(a, a, ptx.Imm(256), inside)
+	k.Note("a lane at p+L = 4091 stops: 256 is no byte")
 	k.SetpU(ptx.NE, stop, a, b)
-	k.NotPred(inside, inside)
-	k.OrPred(stop, stop, inside)
 	k.Ballot(stops, stop, ptx.FullMask)
 	k.SetpU(ptx.NE, stop, stops, ptx.Imm(0))
 	k.If(stop).BraUni(done)
@@ -387,11 +388,12 @@ func (k *pageKernel) sequence(litLen, offset, ml4 ptx.Reg, hasMatch bool) {
 func (k *pageKernel) shortSequence(litLen, offset, ml4 ptx.Reg, hasMatch bool, long ptx.Label) {
 	k.Comment("PARSE-7, short sequence: token, literals, offset; one byte per lane")
 	short := k.NewPred()
-	k.SetpU(ptx.LT, short, litLen, ptx.Imm(15))
 	if hasMatch {
-		q := k.NewPred()
-		k.SetpU(ptx.LT, q, ml4, ptx.Imm(15))
-		k.AndPred(short, short, q)
+		both := k.NewReg32()
+		k.MaxU(both, litLen, ml4)
+		k.SetpU(ptx.LT, short, both, ptx.Imm(15))
+	} else {
+		k.SetpU(ptx.LT, short, litLen, ptx.Imm(15))
 	}
 	k.IfNot(short).BraUni(long)
 	need, total, token := k.NewReg32(), k.NewReg32(), k.NewReg32()

@@ -83,6 +83,8 @@ func warpModel(page *[PageSize]byte) (kind uint32, out []byte) {
 				table[hv[l]] = uint16(base + uint32(l))
 			}
 		}
+		// (The kernel skips the rest of a group that the previous match
+		// covers: no lane of it is at or after the cursor, as here.)
 		ok := ballot(func(l int) bool {
 			p := base + uint32(l)
 			return valid[l] && cand[l] != emptyEntry && p >= cursor && u32(cand[l]) == cur[l]

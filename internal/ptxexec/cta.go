@@ -135,16 +135,17 @@ type warp struct {
 	// written in every lane.
 	def32, def64, defP []uint32
 
-	live    uint32    // lanes that have not exited
-	waiting uint32    // lanes blocked at a .sync instruction
-	uniform bool      // every live lane is at upc and none waits
-	upc     int32     // the pc of every live lane when uniform
-	pcs     [32]int32 // per-lane pcs when not uniform
-	steps   int64
-	total   int64
-	epoch   uint32 // this warp's interval between synchronisations
-	t32     [32]uint32
-	t64     [32]uint64
+	live       uint32    // lanes that have not exited
+	waiting    uint32    // lanes blocked at a .sync instruction
+	uniform    bool      // every live lane is at upc and none waits
+	upc        int32     // the pc of every live lane when uniform
+	pcs        [32]int32 // per-lane pcs when not uniform
+	steps      int64
+	total      int64
+	epoch      uint32 // this warp's interval between synchronisations
+	viaGeneric bool   // the access being checked is a generic one into shared memory
+	t32        [32]uint32
+	t64        [32]uint64
 }
 
 func (w *warp) reset(ctaid int) {
@@ -179,6 +180,9 @@ func (w *warp) fault(in *inst, lane int, err error, format string, args ...any) 
 func (w *warp) memFault(in *inst, lane int, addr uint64, err error, format string, args ...any) *Fault {
 	f := w.fault(in, lane, err, format, args...)
 	f.Space, f.Addr = spaceNames[in.space], addr
+	if w.viaGeneric {
+		f.Space, f.Addr = "shared (generic)", addr+sharedWindow
+	}
 	return f
 }
 
@@ -429,6 +433,12 @@ func (w *warp) run() error {
 			if !w.uniform || exec != w.live {
 				return w.fault(in, -1, ErrDivergent, "bar.sync reached by lanes %#08x of the live %#08x", exec, w.live)
 			}
+			id := &w.r32[in.a]
+			for m := exec; m != 0; m &= m - 1 {
+				if l := bits.TrailingZeros32(m); id[l] >= 16 || id[l] != id[bits.TrailingZeros32(exec)] {
+					return w.fault(in, l, ErrDivergent, "barrier %d: barriers are 0 to 15, the same in every lane", id[l])
+				}
+			}
 			w.upc = pc + 1
 			return nil
 		}
@@ -458,11 +468,12 @@ func (w *warp) exec(in *inst, pc int32, mask, exec uint32) error {
 	case opMov64, opCvtaGlobal:
 		w.set64(in.d, exec, &w.r64[in.a])
 	case opCvtaShared:
+		t64 := w.out64(in.d, exec)
 		a := &w.r64[in.a]
-		for l := range w.t64 {
-			w.t64[l] = sharedWindow + a[l]
+		for l := range t64 {
+			t64[l] = a[l] + sharedWindow
 		}
-		w.set64(in.d, exec, &w.t64)
+		w.commit64(in.d, exec)
 	case opCvt64from32:
 		t64 := w.out64(in.d, exec)
 		a := &w.r32[in.a]
@@ -708,6 +719,13 @@ func (w *warp) exec(in *inst, pc int32, mask, exec uint32) error {
 				return err
 			}
 		}
+		// After the bounds checks, which come first; a fault voids the
+		// launch's memory anyway.
+		if in.space != spaceShared && exec&(exec-1) != 0 {
+			if err := w.storeConflicts(in, exec, base, src); err != nil {
+				return err
+			}
+		}
 	case opStV4:
 		w.c.serial++
 		base := &w.r64[in.base]
@@ -878,8 +896,12 @@ func (w *warp) access(in *inst, l int, addr uint64) ([]byte, error) {
 	if addr&(width-1) != 0 {
 		return nil, w.memFault(in, l, addr, ErrMisaligned, "%d-byte access not aligned to %d", width, width)
 	}
-	space, addr := w.resolve(in, addr)
-	if space == spaceShared {
+	shared := in.space == spaceShared
+	w.viaGeneric = in.space == spaceGeneric && addr-sharedWindow < sharedWindowSize
+	if w.viaGeneric {
+		shared, addr = true, addr-sharedWindow
+	}
+	if shared {
 		c := w.c
 		if addr >= uint64(len(c.shared)) || addr+width > uint64(len(c.shared)) {
 			return nil, w.memFault(in, l, addr, ErrOutOfBounds, "outside the %d bytes of shared memory", len(c.shared))
@@ -907,18 +929,6 @@ func (w *warp) access(in *inst, l int, addr uint64) ([]byte, error) {
 	return w.global(in, l, addr, width)
 }
 
-// resolve maps a generic address into the shared window or global memory,
-// as cvta.shared.u64 made it; other accesses keep their space.
-func (w *warp) resolve(in *inst, addr uint64) (uint8, uint64) {
-	if in.space != spaceGeneric {
-		return in.space, addr
-	}
-	if addr >= sharedWindow && addr-sharedWindow < uint64(len(w.c.shared)) {
-		return spaceShared, addr - sharedWindow
-	}
-	return spaceGlobal, addr
-}
-
 func (w *warp) global(in *inst, l int, addr, width uint64) ([]byte, error) {
 	a := w.c.cache
 	if a == nil || addr < a.base || addr-a.base+width > uint64(len(a.data)) {
@@ -939,8 +949,12 @@ func (w *warp) store(in *inst, l int, addr uint64, v []byte) error {
 	if addr&(width-1) != 0 {
 		return w.memFault(in, l, addr, ErrMisaligned, "%d-byte access not aligned to %d", width, width)
 	}
-	space, addr := w.resolve(in, addr)
-	if space != spaceShared {
+	shared := in.space == spaceShared
+	w.viaGeneric = in.space == spaceGeneric && addr-sharedWindow < sharedWindowSize
+	if w.viaGeneric {
+		shared, addr = true, addr-sharedWindow
+	}
+	if !shared {
 		b, err := w.global(in, l, addr, width)
 		if err != nil {
 			return err
@@ -984,4 +998,38 @@ func b2u(b bool) uint32 {
 		return 1
 	}
 	return 0
+}
+
+// storeConflicts reports lanes of one global (or generic) store that write
+// different values to the same byte, which the GPU resolves in no defined
+// order (EXEC-7). Coalesced stores, whose addresses rise with the lane, are
+// recognised in one pass.
+func (w *warp) storeConflicts(in *inst, exec uint32, base *[32]uint64, src *[32]uint32) error {
+	width := uint64(in.width)
+	rising, prev, first := true, uint64(0), true
+	for m := exec; m != 0; m &= m - 1 {
+		a := base[bits.TrailingZeros32(m)] + uint64(in.off)
+		if !first && a < prev+width {
+			rising = false
+			break
+		}
+		prev, first = a, false
+	}
+	if rising {
+		return nil
+	}
+	for m := exec; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		a := base[l] + uint64(in.off)
+		for n := m & (m - 1); n != 0; n &= n - 1 {
+			o := bits.TrailingZeros32(n)
+			b := base[o] + uint64(in.off)
+			for x := max(a, b); x < min(a, b)+width && x < a+width && x < b+width; x++ {
+				if byte(src[l]>>(8*(x-a))) != byte(src[o]>>(8*(x-b))) {
+					return w.memFault(in, o, x, ErrStoreConflict, "lane %d of this store writes a different value to the same byte", l)
+				}
+			}
+		}
+	}
+	return nil
 }

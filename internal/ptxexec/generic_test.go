@@ -10,7 +10,7 @@ import (
 // generic loads and stores reach shared memory, other generic addresses reach
 // global memory, and a shared-window offset used as a generic address, or a
 // generic address used with ld.shared, is the bounds fault it is on a GPU.
-func TestGenericForms(t *testing.T) {
+func TestGenericRoundTrip(t *testing.T) {
 	text := entry([]string{"in", "out"}, 256, body(prologue, []string{
 		"cvta.shared.u64 %rd3, sm;",
 		"add.u64 %rd3, %rd3, %rd2;",

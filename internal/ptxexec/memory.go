@@ -9,10 +9,6 @@ const (
 	memBase    = 0x7f3a_0000_0000
 	allocAlign = 1 << 16
 	guardGap   = 1 << 16
-	// sharedWindow is where cvta.shared.u64 maps a block's shared memory in
-	// the generic address space: far below every global allocation, so a
-	// shared-window offset used as a generic or global address faults.
-	sharedWindow = 0x7e00_0000_0000
 )
 
 // Memory is the global memory of launches: byte slices mapped at synthetic

@@ -181,6 +181,13 @@ func TestMemoryFaults(t *testing.T) {
 			ErrUninitShared, "ld.shared.u16 %r1, [%rd3+4];", 0, func(_, _ uint64) uint64 { return 4 }},
 		{"lanes store different values at one address", []string{"mov.u64 %rd3, sm;", "st.shared.u32 [%rd3+8], %r0;", "ret;"}, 128,
 			ErrSharedRace, "st.shared.u32 [%rd3+8], %r0;", 1, func(_, _ uint64) uint64 { return 8 }},
+		{"lanes store different values at one global byte", []string{"and.b32 %r1, %r0, 0xfffffffc;", "cvt.u64.u32 %rd3, %r1;",
+			"add.u64 %rd3, %rd1, %rd3;", "st.global.u8 [%rd3], %r0;", "ret;"}, 0,
+			ErrStoreConflict, "st.global.u8 [%rd3], %r0;", 1, func(_, out uint64) uint64 { return out }},
+		{"global words of different values", []string{"mov.u32 %r1, 5;", "setp.eq.u32 %p1, %r0, 3;", "@%p1 mov.u32 %r1, 0x700;",
+			"mul.wide.u32 %rd3, %r0, 1;", "add.u64 %rd3, %rd1, %rd3;", "and.b32 %r2, %r0, 0xfffffffc;", "cvt.u64.u32 %rd3, %r2;",
+			"add.u64 %rd3, %rd1, %rd3;", "st.global.u32 [%rd3+32], %r1;", "ret;"}, 0,
+			ErrStoreConflict, "st.global.u32 [%rd3+32], %r1;", 3, func(_, out uint64) uint64 { return out + 32 }},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -321,6 +328,63 @@ func TestIntraWarpHazards(t *testing.T) {
 			if want := c.fault && !synced; want != errors.Is(err, ErrSharedRace) || !want && err != nil {
 				t.Errorf("%s (synchronised %v): %v", c.name, synced, err)
 			}
+		}
+	}
+}
+
+// Checks EXEC-3 and EXEC-7: cvta.shared.u64 maps shared memory into the
+// generic window; generic ld.u32 and st.u32 reach shared memory inside it
+// and global memory outside; mixing the two kinds of address faults.
+func TestGenericForms(t *testing.T) {
+	// Each thread stores tid through the generic address of its shared word,
+	// reads it back generically and stores it generically to out.
+	text := entry([]string{"in", "out"}, 128, body(prologue, []string{
+		"cvta.shared.u64 %rd3, sm;",
+		"add.u64 %rd4, %rd3, %rd2;",
+		"st.u32 [%rd4], %r0;",
+		"ld.u32 %r1, [%rd4];",
+		"mov.u64 %rd5, sm;",
+		"cvta.shared.u64 %rd6, %rd5;",
+		"ld.shared.u32 %r2, [%rd5+4];", // lane 1's word, through the shared window
+		"ld.u32 %r3, [sm];",            // the variable's generic address
+		"add.u64 %rd7, %rd1, %rd2;",
+		"add.u32 %r1, %r1, %r2;",
+		"add.u32 %r1, %r1, %r3;",
+		"st.u32 [%rd7], %r1;",
+		"setp.eq.u64 %p1, %rd6, %rd3;",
+		"selp.b32 %r4, 1, 0, %p1;",
+		"st.u32 [%rd7+128], %r4;",
+		"ret;",
+	})...)
+	err, mem := launchErr(t, strings.Replace(text, "st.u32 [%rd4], %r0;", "st.u32 [%rd4], %r0;\n\tbar.warp.sync 0xffffffff;", 1), 1, 32, inOut(256))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := mem.Bytes(memBase + allocAlign + guardGap)
+	for l := 0; l < 32; l++ {
+		if got := binary.LittleEndian.Uint32(out[4*l:]); got != uint32(l+1) {
+			t.Errorf("lane %d: %d, want %d", l, got, l+1)
+		}
+		if got := binary.LittleEndian.Uint32(out[128+4*l:]); got != 1 {
+			t.Errorf("lane %d: cvta.shared of the register and of the name differ", l)
+		}
+	}
+	cases := []struct {
+		name, line, text string
+		space            string
+		err              error
+	}{
+		{"generic past the shared memory", "cvta.shared.u64 %rd3, sm;\n\tst.u32 [%rd3+128], %r0;", "st.u32 [%rd3+128], %r0;", "shared (generic)", ErrOutOfBounds},
+		{"shared-window address as generic", "mov.u64 %rd3, sm;\n\tld.u32 %r1, [%rd3];", "ld.u32 %r1, [%rd3];", "generic", ErrOutOfBounds},
+		{"generic address with ld.shared", "cvta.shared.u64 %rd3, sm;\n\tld.shared.u32 %r1, [%rd3];", "ld.shared.u32 %r1, [%rd3];", "shared", ErrOutOfBounds},
+		{"generic global misaligned", "ld.u32 %r1, [%rd0+1];", "ld.u32 %r1, [%rd0+1];", "generic", ErrMisaligned},
+	}
+	for _, c := range cases {
+		text := entry([]string{"in", "out"}, 128, body(prologue, []string{c.line, "ret;"})...)
+		err, _ := launchErr(t, text, 1, 32, inOut(128))
+		var f *Fault
+		if !errors.As(err, &f) || !errors.Is(err, c.err) || f.Text != c.text || f.Space != c.space {
+			t.Errorf("%s: %v, want %v at %q in %s", c.name, err, c.err, c.text, c.space)
 		}
 	}
 }

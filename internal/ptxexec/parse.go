@@ -17,7 +17,7 @@ const (
 	opCvt64from32
 	opCvt32from64
 	opCvtaGlobal
-	opCvtaShared // shared offset -> generic address (sharedWindow + offset)
+	opCvtaShared
 	opAdd32
 	opSub32
 	opMulLo32
@@ -77,10 +77,19 @@ const (
 	spaceGlobal uint8 = iota
 	spaceShared
 	spaceParam
-	spaceGeneric // resolved per access: the shared window or global memory
+	spaceGeneric // global memory or, inside the shared window, shared memory
 )
 
 var spaceNames = [...]string{"global", "shared", "param", "generic"}
+
+// Generic addresses from sharedWindow to sharedWindow+sharedWindowSize are
+// the block's shared memory (cvta.shared.u64 adds sharedWindow), as on the
+// GPU, where a window of the generic address space maps the shared state
+// space. The window lies far from global allocations (memBase).
+const (
+	sharedWindow     = 0x0000_7d00_0000_0000
+	sharedWindowSize = 1 << 24
+)
 
 // formSpec is how the loader decodes one instruction form: its opcode, the
 // operand letters (see decodeOperand), and for memory and setp forms the
@@ -102,6 +111,8 @@ var formTable = map[string]formSpec{
 	"cvt.u32.u64":          {op: opCvt32from64, sig: "rE"},
 	"cvta.to.global.u64":   {op: opCvtaGlobal, sig: "dE"},
 	"cvta.shared.u64":      {op: opCvtaShared, sig: "dZ"},
+	"ld.u32":               {op: opLd, sig: "ra", space: spaceGeneric, width: 4},
+	"st.u32":               {op: opSt, sig: "aX", space: spaceGeneric, width: 4},
 	"add.u32":              {op: opAdd32, sig: "rRR"},
 	"sub.u32":              {op: opSub32, sig: "rRR"},
 	"mul.lo.u32":           {op: opMulLo32, sig: "rRR"},
@@ -141,13 +152,11 @@ var formTable = map[string]formSpec{
 	"st.shared.u16":        {op: opSt, sig: "aX", space: spaceShared, width: 2},
 	"st.shared.u32":        {op: opSt, sig: "aX", space: spaceShared, width: 4},
 	"st.shared.v4.u32":     {op: opStV4, sig: "aV", space: spaceShared, width: 16},
-	"ld.u32":               {op: opLd, sig: "ra", space: spaceGeneric, width: 4},
-	"st.u32":               {op: opSt, sig: "aX", space: spaceGeneric, width: 4},
 	"match.any.sync.b32":   {op: opMatchAny, sig: "rRm"},
 	"vote.sync.ballot.b32": {op: opBallot, sig: "rPm"},
 	"shfl.sync.idx.b32":    {op: opShflIdx, sig: "rRRRm"},
 	"bar.warp.sync":        {op: opWarpSync, sig: "m"},
-	"bar.sync":             {op: opBarSync, sig: "i"},
+	"bar.sync":             {op: opBarSync, sig: "R"},
 	"bra":                  {op: opBra, sig: "l"},
 	"bra.uni":              {op: opBraUni, sig: "l"},
 	"ret":                  {op: opRet, sig: ""},
@@ -699,10 +708,14 @@ func (d *decoder) address(s string, space uint8, in *inst) error {
 		return fmt.Errorf("%s is not a parameter of %s", base, d.k.name)
 	}
 	if soff, ok := d.shared[base]; ok {
-		if space != spaceShared {
+		switch space {
+		case spaceShared:
+			in.base = d.const64(uint64(soff))
+		case spaceGeneric: // the variable's generic address
+			in.base = d.const64(sharedWindow + uint64(soff))
+		default:
 			return fmt.Errorf("shared variable %s used with a %s access", base, spaceNames[space])
 		}
-		in.base = d.const64(uint64(soff))
 		return nil
 	}
 	class, n, err := d.reg(base)
@@ -764,10 +777,10 @@ func (d *decoder) decode(op, guard string, args []string) (inst, error) {
 			*nextSrc(), err = d.src64(s, true, false, &in)
 		case 'E':
 			*nextSrc(), err = d.src64(s, false, false, &in)
-		case 'Y':
-			*nextSrc(), err = d.src64(s, true, true, &in)
 		case 'Z':
 			*nextSrc(), err = d.src64(s, false, true, &in)
+		case 'Y':
+			*nextSrc(), err = d.src64(s, true, true, &in)
 		case 'q':
 			var n int32
 			n, _, err = d.predSrc(s, false, &in)
@@ -778,11 +791,6 @@ func (d *decoder) decode(op, guard string, args []string) (inst, error) {
 			*nextSrc() = n
 		case 'm':
 			in.mask, err = d.src32(s, true, false, &in)
-		case 'i':
-			v, ok := parseImm(s)
-			if !ok || v != 0 {
-				err = fmt.Errorf("only barrier 0 is supported")
-			}
 		case 'a':
 			err = d.address(s, spec.space, &in)
 		case 'l':

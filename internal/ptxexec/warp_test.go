@@ -96,7 +96,8 @@ func TestWarpForms(t *testing.T) {
 	wantLanes(t, "ballot of 8 lanes", b, func(l int) uint32 { return map[bool]uint32{true: 0xff}[l < 8] })
 }
 
-// Checks EXEC-5: member-mask misuse is a fault, never an invented value.
+// Checks EXEC-5 and EXEC-6: member-mask misuse and reads of registers never
+// written are faults, never invented values.
 func TestWarpFormFaults(t *testing.T) {
 	cases := []struct {
 		name string
@@ -348,6 +349,27 @@ func TestProfile(t *testing.T) {
 	for i, lc := range prof {
 		if lc.Count != want[i] {
 			t.Errorf("line %d %q: %d, want %d", lc.Line, lc.Text, lc.Count, want[i])
+		}
+	}
+}
+
+// Checks EXEC-4 and EXEC-5: bar.sync takes its barrier from a register or
+// an immediate, the same in every lane.
+func TestBarSyncOperand(t *testing.T) {
+	for _, c := range []struct {
+		lines []string
+		err   error
+	}{
+		{[]string{"mov.u32 %r5, 0;", "bar.sync %r5;"}, nil},
+		{[]string{"bar.sync 3;"}, nil},
+		{[]string{"and.b32 %r5, %r0, 1;", "bar.sync %r5;"}, ErrDivergent},
+		{[]string{"bar.sync 16;"}, ErrDivergent},
+		{[]string{"setp.lt.u32 %p1, %r0, 40;", "@%p1 bar.sync 0;"}, ErrDivergent},
+	} {
+		lines := append([]string{"mov.u32 %r20, 1;", "mov.u32 %r21, 1;"}, c.lines...)
+		_, _, err := runWarp(t, 64, lines...)
+		if !errors.Is(err, c.err) || (c.err == nil) != (err == nil) {
+			t.Errorf("%v: %v, want %v", c.lines, err, c.err)
 		}
 	}
 }
