@@ -1,6 +1,7 @@
 package gpuimpl
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 )
@@ -15,26 +16,30 @@ import (
 func assemble(out []Output, pages [][PageSize]byte, meta, slots []byte) error {
 	errs := make([]error, len(out))
 	parallel(len(out), 256, func(lo, hi int) {
-		total := 0
+		parts := make([][]byte, hi-lo)
 		for i := lo; i < hi; i++ {
-			kind, n := DecodeMeta(binary.LittleEndian.Uint32(meta[4*i:]))
-			if !validMeta(kind, n) {
+			word := binary.LittleEndian.Uint32(meta[4*i:])
+			kind, n := DecodeMeta(word)
+			switch {
+			case !validMeta(kind, n):
 				errs[i] = fmt.Errorf("%w: page %d: meta word %#08x (kind %d, length %d) breaks GPU-1",
-					ErrFault, i, binary.LittleEndian.Uint32(meta[4*i:]), kind, n)
+					ErrFault, i, word, kind, n)
 				return
+			case kind == kindRaw:
+				parts[i-lo] = pages[i][:]
+			default:
+				parts[i-lo] = slots[OutSlot*i : OutSlot*i+n]
 			}
-			total += n
 		}
-		buf := make([]byte, 0, total)
+		// bytes.Join allocates without zeroing what it then overwrites:
+		// clearing the buffer first cost as much as filling it.
+		buf := bytes.Join(parts, nil)
+		off := 0
 		for i := lo; i < hi; i++ {
-			kind, n := DecodeMeta(binary.LittleEndian.Uint32(meta[4*i:]))
-			start := len(buf)
-			if kind == kindRaw {
-				buf = append(buf, pages[i][:]...)
-			} else {
-				buf = append(buf, slots[OutSlot*i:OutSlot*i+n]...)
-			}
-			out[i] = Output{Kind: kind, Data: buf[start:len(buf):len(buf)]}
+			kind, _ := DecodeMeta(binary.LittleEndian.Uint32(meta[4*i:]))
+			end := off + len(parts[i-lo])
+			out[i] = Output{Kind: kind, Data: buf[off:end:end]}
+			off = end
 		}
 	})
 	for _, err := range errs {
