@@ -135,7 +135,12 @@ func (c *Compressor) DecompressBatch(pages []CompressedPage, dst []Page) error {
 	}
 	start := time.Now()
 	err := decompressParallel(pages, dst)
-	c.stats.PagesDecompressed += uint64(len(pages))
+	decoded := len(pages)
+	var de *DecodeError
+	if errors.As(err, &de) {
+		decoded -= len(de.Pages)
+	}
+	c.stats.PagesDecompressed += uint64(decoded)
 	c.stats.TotalTime += time.Since(start)
 	return err
 }

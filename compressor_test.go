@@ -324,6 +324,8 @@ func TestDecompressBatchCorruptPages(t *testing.T) {
 	require.True(t, errors.As(err, &pe))
 	assert.Equal(t, de.Pages[0].Index, pe.Index)
 	assert.Contains(t, err.Error(), fmt.Sprintf("page %d", de.Pages[0].Index))
+	// Checks API-14: only the pages that decoded are counted.
+	assert.EqualValues(t, len(batch)-len(wantBad), c.Stats().PagesDecompressed)
 }
 
 func sortedKeys(s []string) []string {

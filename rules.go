@@ -1,6 +1,9 @@
 package lz4warp
 
-import "math"
+import (
+	"math"
+	"math/big"
+)
 
 // Thresholds and constants of the documented rules (spec/api.md).
 const (
@@ -33,10 +36,15 @@ func MeetsPCIeRule(pages int, pcieBandwidthGBps, gpuThroughputGBps float64) bool
 	if pages <= 0 || !positiveFinite(pcieBandwidthGBps) || !positiveFinite(gpuThroughputGBps) {
 		return false
 	}
-	d := float64(pages) * PageSize / 1e9
-	cpu := d / CPUBaselineGBps
-	gpuPath := 2*d/pcieBandwidthGBps + d/gpuThroughputGBps
-	return cpu > PCIeRuleFactor*gpuPath
+	// d/3 > 5·(2d/pcie + d/gpu) with d > 0, multiplied by 3·pcie·gpu > 0:
+	// pcie·gpu > 15·(2·gpu + pcie). d cancels, and the comparison is exact
+	// (every float64 is a rational), so neither rounding nor the page count
+	// can move the verdict at equality.
+	pcie, gpu := new(big.Rat).SetFloat64(pcieBandwidthGBps), new(big.Rat).SetFloat64(gpuThroughputGBps)
+	lhs := new(big.Rat).Mul(pcie, gpu)
+	rhs := new(big.Rat).Add(new(big.Rat).Add(gpu, gpu), pcie)
+	rhs.Mul(rhs, big.NewRat(PCIeRuleFactor*CPUBaselineGBps, 1))
+	return lhs.Cmp(rhs) > 0
 }
 
 func positiveFinite(x float64) bool { return x > 0 && !math.IsInf(x, 1) }

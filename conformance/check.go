@@ -7,7 +7,6 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/lz4warp/lz4warp"
 	"github.com/lz4warp/lz4warp/reference"
 	"github.com/pierrec/lz4/v4"
 )
@@ -30,27 +29,6 @@ func Reference(pages []Page) ([]Output, error) {
 		out[i] = Output{Kind: kind, Data: bytes.Clone(buf[:n])}
 	}
 	return out, nil
-}
-
-// CompressorFunc compresses through the public API and fails any batch
-// that ran on another backend than want, so that a property meant for one
-// backend cannot silently test another (a GPU batch that fell back to the
-// CPU, a batch size that selects another backend).
-func CompressorFunc(c *lz4warp.Compressor, want lz4warp.Backend) CompressFunc {
-	return func(pages []Page) ([]Output, error) {
-		res, err := c.CompressBatch(pages)
-		if err != nil {
-			return nil, err
-		}
-		if res.Backend != want {
-			return nil, fmt.Errorf("conformance: batch of %d pages ran on %s, want %s", len(pages), res.Backend, want)
-		}
-		out := make([]Output, len(res.Pages))
-		for i, p := range res.Pages {
-			out[i] = Output{Kind: reference.Kind(p.Kind), Data: p.Data}
-		}
-		return out, nil
-	}
 }
 
 // Mismatch is a page whose output is not the reference's, or does not

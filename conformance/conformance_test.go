@@ -24,7 +24,28 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func newCompressor(t *testing.T) *lz4warp.Compressor {
+// compressorFunc compresses through the public API and fails any batch
+// that ran on another backend than want, so that a property meant for one
+// backend cannot silently test another (a GPU batch that fell back to the
+// CPU, a batch size that selects another backend).
+func compressorFunc(c *lz4warp.Compressor, want lz4warp.Backend) CompressFunc {
+	return func(pages []Page) ([]Output, error) {
+		res, err := c.CompressBatch(pages)
+		if err != nil {
+			return nil, err
+		}
+		if res.Backend != want {
+			return nil, fmt.Errorf("conformance: batch of %d pages ran on %s, want %s", len(pages), res.Backend, want)
+		}
+		out := make([]Output, len(res.Pages))
+		for i, p := range res.Pages {
+			out[i] = Output{Kind: reference.Kind(p.Kind), Data: p.Data}
+		}
+		return out, nil
+	}
+}
+
+func newCompressor(t testing.TB) *lz4warp.Compressor {
 	t.Helper()
 	c, err := lz4warp.NewCompressor(lz4warp.DefaultConfig())
 	if err != nil {
@@ -33,6 +54,9 @@ func newCompressor(t *testing.T) *lz4warp.Compressor {
 	t.Cleanup(func() { c.Close() })
 	return c
 }
+
+// backendFor is the backend a batch of n pages runs on.
+func backendFor(n int) lz4warp.Backend { return lz4warp.SelectBackend(n, lz4warp.GPUAvailable()) }
 
 func checkBatch(t *rapid.T, compress CompressFunc, specs []Spec) {
 	checked, mismatches, first := CheckSpecs(compress, specs)
@@ -46,7 +70,7 @@ func checkBatch(t *rapid.T, compress CompressFunc, specs []Spec) {
 // lz4warp.SIMDMinBatch pages) produces the reference's bytes.
 func TestScalarBackendConformance(t *testing.T) {
 	c := newCompressor(t)
-	compress := CompressorFunc(c, lz4warp.BackendScalar)
+	compress := compressorFunc(c, lz4warp.BackendScalar)
 	rapid.Check(t, func(t *rapid.T) {
 		checkBatch(t, compress, Batch(1, lz4warp.SIMDMinBatch-1).Draw(t, "specs"))
 	})
@@ -57,9 +81,40 @@ func TestScalarBackendConformance(t *testing.T) {
 // reference's bytes.
 func TestSIMDBackendConformance(t *testing.T) {
 	c := newCompressor(t)
-	compress := CompressorFunc(c, lz4warp.BackendSIMD)
+	compress := compressorFunc(c, lz4warp.BackendSIMD)
 	rapid.Check(t, func(t *rapid.T) {
 		checkBatch(t, compress, Batch(lz4warp.SIMDMinBatch, 200).Draw(t, "specs"))
+	})
+}
+
+// roundTrip restores the compressed batch with DecompressBatch (the CPU
+// decoder of the public API, not the reference) and compares.
+func roundTrip(c *lz4warp.Compressor, pages []Page) error {
+	res, err := c.CompressBatch(pages)
+	if err != nil {
+		return err
+	}
+	back := make([]Page, len(pages))
+	if err := c.DecompressBatch(res.Pages, back); err != nil {
+		return err
+	}
+	for i := range pages {
+		if back[i] != pages[i] {
+			return fmt.Errorf("page %d (%s) differs after DecompressBatch", i, res.Pages[i].Kind)
+		}
+	}
+	return nil
+}
+
+// Checks API-12, PAGE-6: DecompressBatch restores every page of every
+// shape, on batches of either CPU backend.
+func TestPublicRoundTrip(t *testing.T) {
+	c := newCompressor(t)
+	rapid.Check(t, func(t *rapid.T) {
+		specs := Batch(1, 64).Draw(t, "specs")
+		if err := roundTrip(c, Pages(specs)); err != nil {
+			t.Fatal(err)
+		}
 	})
 }
 
@@ -100,11 +155,14 @@ func TestCorpusConformance(t *testing.T) {
 	for lo := 0; lo < n; lo += batch {
 		chunk := specs[lo:min(lo+batch, n)]
 		// The last batch may be small enough for another backend.
-		compress := CompressorFunc(c, lz4warp.SelectBackend(len(chunk), gpu))
+		compress := compressorFunc(c, lz4warp.SelectBackend(len(chunk), gpu))
 		checked, mismatches, first := CheckSpecs(compress, chunk)
 		total.Add(checked, mismatches, first)
 		if first != nil {
 			t.Fatalf("pages %d+: %d mismatches: %v", lo, mismatches, first)
+		}
+		if err := roundTrip(c, Pages(chunk)); err != nil {
+			t.Fatalf("pages %d+: %v", lo, err)
 		}
 	}
 }

@@ -5,16 +5,27 @@ import (
 
 	"github.com/lz4warp/lz4warp"
 	"github.com/lz4warp/lz4warp/conformance"
+	"github.com/lz4warp/lz4warp/reference"
 )
 
-// Check the SIMD backend on a bulk corpus, as a device run checks the GPU.
+// Check the CPU backend on a bulk corpus, as a device run checks the GPU.
 func ExampleCheckSpecs() {
 	c, err := lz4warp.NewCompressor(lz4warp.DefaultConfig())
 	if err != nil {
 		panic(err)
 	}
 	defer c.Close()
-	compress := conformance.CompressorFunc(c, lz4warp.BackendSIMD)
+	compress := func(pages []conformance.Page) ([]conformance.Output, error) {
+		res, err := c.CompressBatch(pages)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]conformance.Output, len(res.Pages))
+		for i, p := range res.Pages {
+			out[i] = conformance.Output{Kind: reference.Kind(p.Kind), Data: p.Data}
+		}
+		return out, nil
+	}
 
 	var tally conformance.Tally
 	specs := conformance.Corpus(2400, 1)

@@ -4,8 +4,10 @@
 //
 // The generators are ordinary code, not tests, so that every runner (the
 // CPU backends in go test, the GPU on its device) draws from the same
-// pages. A page is described by a Spec, a small value that rapid can draw
-// and shrink; Spec.Page expands it deterministically.
+// pages; the package depends on the reference alone, so that the tests of
+// any package, gpuimpl's included, can import it. A page is described by a
+// Spec, a small value that rapid can draw and shrink; Spec.Page expands it
+// deterministically.
 //
 // A runner checks a backend in two ways: rapid properties over Batch or
 // AnySpec, and bulk runs over Corpus, batch by batch:

@@ -24,7 +24,7 @@ func TestGPUBackendConformance(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	compress := CompressorFunc(c, lz4warp.BackendGPU)
+	compress := compressorFunc(c, lz4warp.BackendGPU)
 	rapid.Check(t, func(t *rapid.T) {
 		checkBatch(t, compress, Batch(lz4warp.GPUMinBatch, lz4warp.GPUMinBatch+1200).Draw(t, "specs"))
 	})

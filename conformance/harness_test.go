@@ -67,14 +67,14 @@ func TestCheckPagesCatchesMismatches(t *testing.T) { // Checks API-16.
 	}
 }
 
-// CompressorFunc refuses a batch that ran on another backend.
-func TestCompressorFuncChecksBackend(t *testing.T) { // Checks API-3.
+// compressorFunc refuses a batch that ran on another backend.
+func TestCompressorFuncRefusesOtherBackends(t *testing.T) { // Checks API-3.
 	c := newCompressor(t)
 	pages := Pages(Corpus(5, 9))
-	if _, _, err := CheckPages(CompressorFunc(c, lz4warp.BackendScalar), pages); err == nil {
+	if _, _, err := CheckPages(compressorFunc(c, lz4warp.BackendScalar), pages); err == nil {
 		t.Error("5 pages ran on the scalar backend")
 	}
-	if _, mismatches, err := CheckPages(CompressorFunc(c, lz4warp.BackendSIMD), pages); err != nil || mismatches != 0 {
+	if _, mismatches, err := CheckPages(compressorFunc(c, lz4warp.BackendSIMD), pages); err != nil || mismatches != 0 {
 		t.Errorf("5 pages on SIMD: %d mismatches, %v", mismatches, err)
 	}
 }

@@ -117,9 +117,9 @@ Feature: The PCIe 5x rule
     And the measured PCIe rule is false
     And the batch's compression ratio is 1
 
-  # MeetsPCIeRule compares d/3 with 5 x (2d/pcie + d/gpu) in floating point, which rounds the two
-  # equal sides of these cases apart and answers true. Run them with -godog.tags=@known-defect.
-  @API-4 @DOC-6 @known-defect
+  # d cancels from both sides, so the rule is evaluated as pcie × gpu > 15 × (2 gpu + pcie), where
+  # these equal sides stay equal in floating point.
+  @API-4 @DOC-6
   Scenario Outline: At exact equality the rule is false
     When <pages> pages are weighed on a <link> link of <pcie> GB/s and a GPU of <gpu> GB/s
     Then the PCIe rule is false
@@ -132,9 +132,8 @@ Feature: The PCIe 5x rule
       | 10000 | 45 GB/s  | 45   | 45    |
       | 10000 | 40 GB/s  | 40   | 60    |
 
-  # The same rounding makes the verdict at equality change with the page count, which the rule's
-  # algebra (d cancels) excludes.
-  @API-4 @DOC-2 @known-defect
+  # The rule's algebra (d cancels) excludes a verdict that changes with the page count.
+  @API-4 @DOC-2
   Scenario Outline: At equality the verdict does not depend on the page count either
     When the page count varies at <pcie> GB/s PCIe and <gpu> GB/s GPU throughput
     Then the PCIe rule gives one verdict for every page count from 1 to 200000

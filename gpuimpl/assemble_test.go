@@ -77,7 +77,7 @@ func TestAssemble(t *testing.T) {
 // Checks RT-8: a meta word GPU-1 does not allow is a fault, not output.
 func TestAssembleRejectsBadMeta(t *testing.T) {
 	pages := make([][PageSize]byte, 4)
-	for _, word := range []uint32{0, 1<<24 | 7, 2<<24 | 0, 2<<24 | OutSlot, 3<<24 | 100, 4<<24 | 8} {
+	for _, word := range []uint32{0, 1<<24 | 7, 2 << 24 /* LZ4, length 0 */, 2<<24 | OutSlot, 3<<24 | 100, 4<<24 | 8} {
 		meta, slots := fakeKernel(pages)
 		binary.LittleEndian.PutUint32(meta[8:], word)
 		err := assemble(make([]Output, 4), pages, meta, slots)

@@ -162,17 +162,16 @@ type Engine struct {
 // slot is one ring slot: pinned staging buffers, device buffers, a stream
 // and the events that delimit its stages.
 type slot struct {
-	stream   *cudart.Stream
-	src      *cudart.HostBuffer // BatchPages pages
-	meta     *cudart.HostBuffer // BatchPages meta words
-	dst      *cudart.HostBuffer // BatchPages output slots
-	dSrc     cudart.DevicePtr
-	dMeta    cudart.DevicePtr
-	dDst     cudart.DevicePtr
-	ev       [4]*cudart.Event // before H2D, before the kernel, after it, after D2H
-	lo, n    int              // the pages in flight: pages[lo:lo+n]
-	busy     bool
-	released bool
+	stream *cudart.Stream
+	src    *cudart.HostBuffer // BatchPages pages
+	meta   *cudart.HostBuffer // BatchPages meta words
+	dst    *cudart.HostBuffer // BatchPages output slots
+	dSrc   cudart.DevicePtr
+	dMeta  cudart.DevicePtr
+	dDst   cudart.DevicePtr
+	ev     [4]*cudart.Event // before H2D, before the kernel, after it, after D2H
+	lo, n  int              // the pages in flight: pages[lo:lo+n]
+	busy   bool
 }
 
 // ErrClosed reports the use of a closed Engine.

@@ -12,3 +12,17 @@ coredump:
 	@if [ -n "$(PID)" ]; then gcore -o $(COREDUMP) $(PID) && mv $(COREDUMP).$(PID) $(COREDUMP); \
 	else sleep 60 & pid=$$!; gcore -o $(COREDUMP) $$pid; kill $$pid; mv $(COREDUMP).$$pid $(COREDUMP); fi
 	@echo "export LZ4WARP_COREDUMP=$(abspath $(COREDUMP))"
+
+# fuzz-cpu fuzzes the fast codec against the reference (FUZZTIME each).
+.PHONY: fuzz-cpu ratio-table bench-cpu
+fuzz-cpu:
+	$(GO) test -run '^$$' -fuzz FuzzEncodeMatchesReference -fuzztime $(FUZZTIME) ./internal/fastlz4
+	$(GO) test -run '^$$' -fuzz FuzzDecodeBlock -fuzztime $(FUZZTIME) ./internal/fastlz4
+
+# ratio-table prints the table of spec/ratio.md (needs the lz4 command).
+ratio-table:
+	$(GO) test ./internal/fastlz4 -run TestRatioTable -v -ratio.pages 4096 -lz4
+
+# bench-cpu runs the page benchmarks of spec/ratio.md on one goroutine and on 16.
+bench-cpu:
+	$(GO) test ./internal/fastlz4 -run '^$$' -bench 'EncodePage|DecodePage' -cpu 1,16 -count 3

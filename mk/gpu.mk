@@ -29,7 +29,12 @@ gpu-binaries: cuda-sdk
 
 # Every package's test binary builds with -tags cuda against the header and
 # link stub (what CI can check of the GPU code without a GPU).
+# (One binary per package, named after its path: two packages share a name.)
 cuda-test-build: cuda-sdk
+	@rm -rf $(BUILD)/cuda-test-build
+	@mkdir -p $(BUILD)/cuda-test-build
 	@set -e; for p in $$($(GO) list ./...); do \
-		$(CUDA_ENV) $(GO) test -c -tags cuda -o $(BUILD)/cuda-test-build/$$(echo $$p | tr / _).test $$p; \
-	done; echo "cuda-test-build: every package's test binary links with -tags cuda"
+		name=$$(echo $${p#github.com/lz4warp/} | tr / -); \
+		$(CUDA_ENV) $(GO) test -c -tags cuda -o $(BUILD)/cuda-test-build/$$name.test $$p; \
+	done
+	@echo "cuda-test-build: every package's test binary builds with -tags cuda"

@@ -108,7 +108,7 @@ for part in "${parts[@]}"; do
 	bench)
 		setup_goroot
 		run bench . lz4warp.test -test.run '^$' -test.bench "${BENCH:-EndToEnd|GPUKernel|PinnedH2D}" \
-			-test.benchtime "${BENCHTIME:-5x}" -test.timeout 30m -batches="${BATCHES:-1000,3000,10000,30000,100000}"
+			-test.benchtime "${BENCHTIME:-5x}" -test.timeout 30m -batches="${BATCHES:-1000,3000,10000,30000,100000}" ${BENCHFLAGS:-}
 		grep -hE '^Benchmark' "$OUT/bench.log" >"$OUT/bench.txt" 2>/dev/null
 		;;
 	*) summary+=("$part: unknown part") ;;

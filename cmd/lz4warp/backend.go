@@ -7,15 +7,11 @@ import (
 	"github.com/lz4warp/lz4warp"
 )
 
-// backendNames are the values of -backend.
-var backendNames = []string{"auto", "scalar", "simd", "gpu"}
-
 // pageCompressor compresses batches on one requested backend, through the
 // public API only.
 type pageCompressor struct {
 	c     *lz4warp.Compressor
-	want  string // the -backend value
-	chunk int    // pages per CompressBatch call, 0 for all at once
+	chunk int // pages per CompressBatch call, 0 for all at once
 }
 
 // newPageCompressor opens the backend named by -backend (CLI-9). The API
@@ -25,6 +21,18 @@ type pageCompressor struct {
 // GPUMinBatch-1 pages. "gpu" insists on the GPU and fails without one;
 // "auto" lets SelectBackend decide every batch.
 func newPageCompressor(name string, batch int) (*pageCompressor, error) {
+	p := &pageCompressor{}
+	switch name {
+	case "auto", "gpu":
+	case "scalar":
+		p.chunk = lz4warp.SIMDMinBatch - 1
+	case "simd":
+		if lz4warp.GPUAvailable() {
+			p.chunk = lz4warp.GPUMinBatch - 1
+		}
+	default:
+		return nil, usagef("-backend %q: want one of auto, scalar, simd, gpu", name)
+	}
 	cfg := lz4warp.DefaultConfig()
 	cfg.BatchSize = batch
 	if err := cfg.Validate(); err != nil {
@@ -42,19 +50,7 @@ func newPageCompressor(name string, batch int) (*pageCompressor, error) {
 	if err != nil {
 		return nil, fmt.Errorf("backend %s: %w", name, err)
 	}
-	p := &pageCompressor{c: c, want: name}
-	switch name {
-	case "auto", "gpu":
-	case "scalar":
-		p.chunk = lz4warp.SIMDMinBatch - 1
-	case "simd":
-		if lz4warp.GPUAvailable() {
-			p.chunk = lz4warp.GPUMinBatch - 1
-		}
-	default:
-		c.Close()
-		return nil, usagef("-backend %q: want one of auto, scalar, simd, gpu", name)
-	}
+	p.c = c
 	return p, nil
 }
 

@@ -51,6 +51,21 @@ func (p *benchPoint) ranOn() string {
 	return strings.Join(parts, "+")
 }
 
+// ranAs reports whether every call ran on the requested backend; auto
+// always does. A point of "gpu" below GPUMinBatch pages ran on SIMD
+// (API-3), and is left out of the gpu line of the plot.
+func (p *benchPoint) ranAs() bool {
+	if p.backend == "auto" {
+		return true
+	}
+	for b, n := range p.ran {
+		if n > 0 && b.String() != p.backend {
+			return false
+		}
+	}
+	return true
+}
+
 func splitList(s string) []string {
 	var out []string
 	for _, f := range strings.Split(s, ",") {
@@ -224,7 +239,7 @@ func writeBenchSVG(path string, points []*benchPoint, sets, backends []string) e
 		for _, b := range backends {
 			s := svgplot.Series{Name: b}
 			for _, p := range points {
-				if p.dataset == name && p.backend == b {
+				if p.dataset == name && p.backend == b && p.ranAs() {
 					s.Points = append(s.Points, svgplot.Point{X: float64(p.batch), Y: p.gbps()})
 				}
 			}

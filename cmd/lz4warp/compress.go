@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sync"
 	"time"
 
 	"github.com/lz4warp/lz4warp"
@@ -173,8 +172,10 @@ func printFileReport(w io.Writer, verb, from, to string, r fileReport) {
 	fmt.Fprintln(w)
 	if verb == "compress" {
 		fmt.Fprintf(w, "  pages: %d same, %d lz4, %d raw", r.kinds[lz4warp.KindSame], r.kinds[lz4warp.KindLZ4], r.kinds[lz4warp.KindRaw])
-		for b, n := range r.backends {
-			fmt.Fprintf(w, "; %d on %v", n, b)
+		for _, b := range []lz4warp.Backend{lz4warp.BackendGPU, lz4warp.BackendSIMD, lz4warp.BackendScalar} {
+			if n := r.backends[b]; n > 0 {
+				fmt.Fprintf(w, "; %d on %v", n, b)
+			}
 		}
 		fmt.Fprintln(w)
 	}
@@ -199,11 +200,12 @@ func compressStream(e *env, pc *pageCompressor, batch int, r io.Reader, w io.Wri
 	free := make(chan *batchBuf, 3)
 	made := 0
 	ready := make(chan *batchBuf, 1)
+	// stop ends the reader when the writer returns early (an error, an
+	// interruption); the reader may then still be blocked in a read, and
+	// is left to finish on its own.
 	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
+	defer close(stop)
 	go func() {
-		defer wg.Done()
 		defer close(ready)
 		for {
 			var b *batchBuf
@@ -223,27 +225,23 @@ func compressStream(e *env, pc *pageCompressor, batch int, r io.Reader, w io.Wri
 					return
 				}
 			}
-			b.full, b.tail, b.res, b.err = readPages(r, b.pages)
+			b.res = nil
+			b.full, b.tail, b.err = readPages(r, b.pages)
 			if b.err == nil && b.full > 0 {
 				b.res, b.err = pc.compress(b.pages[:b.full])
+				if b.err == nil && len(b.res.Pages) != b.full {
+					b.err = fmt.Errorf("CompressBatch returned %d pages for %d", len(b.res.Pages), b.full)
+				}
 			}
-			if b.err == nil && e.ctx.Err() != nil {
-				b.err = e.ctx.Err()
+			select {
+			case ready <- b:
+			case <-stop:
+				return
 			}
-			ready <- b
 			if b.err != nil || b.full < len(b.pages) {
 				return
 			}
 		}
-	}()
-	defer func() {
-		close(stop)
-		if e.ctx.Err() != nil {
-			return // interrupted: the reader may be blocked in a read
-		}
-		for range ready { // let the reader finish
-		}
-		wg.Wait()
 	}()
 
 	fw := lz4frame.NewWriter(w, lz4frame.WriterOptions{})
@@ -292,21 +290,21 @@ func compressStream(e *env, pc *pageCompressor, batch int, r io.Reader, w io.Wri
 
 // readPages fills pages from r: the number of whole pages, and the length of
 // a last partial page when r ends inside one.
-func readPages(r io.Reader, pages []lz4warp.Page) (full, tail int, res *lz4warp.BatchResult, err error) {
+func readPages(r io.Reader, pages []lz4warp.Page) (full, tail int, err error) {
 	for full < len(pages) {
 		n, err := io.ReadFull(r, pages[full][:])
 		if err == io.EOF {
-			return full, 0, nil, nil
+			return full, 0, nil
 		}
 		if err == io.ErrUnexpectedEOF {
-			return full, n, nil, nil
+			return full, n, nil
 		}
 		if err != nil {
-			return full, 0, nil, err
+			return full, 0, err
 		}
 		full++
 	}
-	return full, 0, nil, nil
+	return full, 0, nil
 }
 
 // sameBlocks caches the LZ4 block of the latest same-filled pages: a frame

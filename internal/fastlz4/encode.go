@@ -64,7 +64,10 @@ type Encoder struct {
 var encoders = sync.Pool{New: func() any { return new(Encoder) }}
 
 // CompressBlock writes the canonical LZ4 block of src (at most MaxBlockSize
-// bytes) into dst, the same bytes as reference.CompressBlock.
+// bytes) into dst, the same bytes as reference.CompressBlock, and returns
+// its length. It reports ErrShortBuffer exactly when the block is longer
+// than dst; CompressBlockBound(len(src)) bytes are always enough. Bytes of
+// dst past the block may be overwritten.
 func CompressBlock(dst, src []byte) (int, error) {
 	e := encoders.Get().(*Encoder)
 	n, err := e.CompressBlock(dst, src)
@@ -116,7 +119,8 @@ func (e *Encoder) CompressBlock(dst, src []byte) (int, error) {
 	}
 	// With cap = len, the bounds checks of two-index slices, which Go
 	// makes against the capacity, hold against the length.
-	src = src[:n:n]
+	src, dst = src[:n:n], dst[:len(dst):len(dst)]
+	var err error
 	e.gen = (e.gen + 1) & 0xffff
 	if e.gen == 0 {
 		clear(e.table[:])
@@ -131,14 +135,14 @@ func (e *Encoder) CompressBlock(dst, src []byte) (int, error) {
 	if n >= mfLimit {
 		last := n - mfLimit            // last visited position (PARSE-2, PARSE-6)
 		matchLimit := n - lastLiterals // a match ends at or before it (PARSE-4)
-		p := 0
+		p, cursor := 0, 0              // cursor: where the parse resumes (PARSE-5)
 		for {
 			// Find the next position whose candidate verifies. The scan
 			// stops after the last visited position or where the pending
 			// literals alone no longer fit, whichever comes first.
 			stop := min(last+1, litLimit)
 			var c int
-			p, c = scan(table, src, tag, p, stop)
+			p, c = scan(table, src, tag, p, stop, cursor)
 			if p >= stop {
 				if p >= litLimit {
 					return 0, ErrShortBuffer
@@ -162,43 +166,23 @@ func (e *Encoder) CompressBlock(dst, src []byte) (int, error) {
 			}
 		extended:
 			// PARSE-7: token, literal length, literals, offset, match length.
-			litLen, matchLen := p-anchor, end-p-minMatch
-			need := 1 + litLen + 2
-			if litLen >= 15 {
-				need += (litLen-15)/255 + 1
+			if litLen, matchLen := p-anchor, end-p-minMatch; litLen < 15 && matchLen < 15 &&
+				len(dst)-out >= 17 && len(src)-anchor >= 16 {
+				// The common sequence: no length bytes, and room for a
+				// 16-byte move of the literals (the bytes past them are
+				// overwritten next or lie past the block).
+				dst[out] = byte(litLen<<4 | matchLen)
+				*(*[16]byte)(dst[out+1 : out+17]) = *(*[16]byte)(src[anchor : anchor+16])
+				out += 1 + litLen
+				dst[out] = byte(p - c)
+				dst[out+1] = byte((p - c) >> 8)
+				out += 2
+			} else if out, err = putSequence(dst, out, src[anchor:p], p-c, matchLen); err != nil {
+				return 0, err
 			}
-			if matchLen >= 15 {
-				need += (matchLen-15)/255 + 1
-			}
-			if need > len(dst)-out {
-				return 0, ErrShortBuffer
-			}
-			tok := &dst[out]
-			out++
-			if litLen >= 15 {
-				*tok = 15 << 4
-				out = putLength(dst, out, litLen-15)
-			} else {
-				*tok = byte(litLen) << 4
-			}
-			if litLen <= 16 && len(dst)-out >= 16 && len(src)-anchor >= 16 {
-				// Short literals: one 16-byte move; the bytes past litLen
-				// are overwritten by what follows or lie past the block.
-				*(*[16]byte)(dst[out:]) = *(*[16]byte)(src[anchor:])
-				out += litLen
-			} else {
-				out += copy(dst[out:], src[anchor:p])
-			}
-			binary.LittleEndian.PutUint16(dst[out:], uint16(p-c))
-			out += 2
-			if matchLen >= 15 {
-				*tok |= 15
-				out = putLength(dst, out, matchLen-15)
-			} else {
-				*tok |= byte(matchLen)
-			}
-			insert(table, src, tag, p+1, min(end, last+1))
-			p, anchor = end, end
+			// PARSE-2: the positions inside the match enter the table too:
+			// the scan goes on from p+1, ignoring matches before end.
+			p, cursor, anchor = p+1, end, end
 			litLimit = len(dst) - out + anchor
 		}
 	}
@@ -223,76 +207,108 @@ func (e *Encoder) CompressBlock(dst, src []byte) (int, error) {
 }
 
 // scan visits positions p, p+1, ... below stop, entering each in the table
-// (PARSE-2), and returns the first whose candidate verifies (PARSE-3),
-// with that candidate, or stop. The caller guarantees stop+7 <= len(src)
-// (stop <= len(src)-11).
-func scan(table *[1 << hashLog]uint64, src []byte, tag uint64, p, stop int) (int, int) {
+// (PARSE-2), and returns the first at or after cursor whose candidate
+// verifies (PARSE-3), with that candidate, or stop. Visiting the positions
+// inside a match with the same loop, rather than a separate one, spares a
+// hard-to-predict loop exit per sequence. The caller guarantees
+// stop+7 <= len(src).
+func scan(table *[1 << hashLog]uint64, src []byte, tag uint64, p, stop, cursor int) (int, int) {
 	// Four positions per 8-byte load v: the word at p+k is v>>(8k) cut to
 	// 32 bits, and sits in the top half of its key as v<<(32-8k) with the
 	// low half cleared. An entry matches when its word equals the current
 	// one and its tag is this block's: entry ^ key is then c+1, between 1
-	// and 0xffff.
+	// and 0xffff; before cursor the result is forced to all ones.
 	for ; p+4 <= stop; p += 4 {
 		v := binary.LittleEndian.Uint64(src[p : p+8])
-		pos := tag | uint64(p+1)
-		cur := v << 32 // each key is cur<<32 | tag, cur = u32 of one position
-		h := hash(uint32(v))
-		x := table[h] ^ (cur | tag)
-		table[h] = cur | pos
-		if x-1 < 0xffff {
-			return p, int(x) - 1
+		k0 := v<<32 | tag
+		h0 := hash(uint32(v))
+		c0 := (table[h0] ^ k0) - 1
+		table[h0] = k0 | uint64(p+1)
+		if p < cursor {
+			c0 = ^uint64(0)
 		}
-		cur = v << 24 &^ 0xffffffff
-		h = hash(uint32(v >> 8))
-		x = table[h] ^ (cur | tag)
-		table[h] = cur | (pos + 1)
-		if x-1 < 0xffff {
-			return p + 1, int(x) - 1
+		if c0 < 0xffff {
+			return p, int(c0)
 		}
-		cur = v << 16 &^ 0xffffffff
-		h = hash(uint32(v >> 16))
-		x = table[h] ^ (cur | tag)
-		table[h] = cur | (pos + 2)
-		if x-1 < 0xffff {
-			return p + 2, int(x) - 1
+		k1 := v<<24&^0xffffffff | tag
+		h1 := hash(uint32(v >> 8))
+		c1 := (table[h1] ^ k1) - 1
+		table[h1] = k1 | uint64(p+2)
+		if p+1 < cursor {
+			c1 = ^uint64(0)
 		}
-		cur = v << 8 &^ 0xffffffff
-		h = hash(uint32(v >> 24))
-		x = table[h] ^ (cur | tag)
-		table[h] = cur | (pos + 3)
-		if x-1 < 0xffff {
-			return p + 3, int(x) - 1
+		if c1 < 0xffff {
+			return p + 1, int(c1)
+		}
+		k2 := v<<16&^0xffffffff | tag
+		h2 := hash(uint32(v >> 16))
+		c2 := (table[h2] ^ k2) - 1
+		table[h2] = k2 | uint64(p+3)
+		if p+2 < cursor {
+			c2 = ^uint64(0)
+		}
+		if c2 < 0xffff {
+			return p + 2, int(c2)
+		}
+		k3 := v<<8&^0xffffffff | tag
+		h3 := hash(uint32(v >> 24))
+		c3 := (table[h3] ^ k3) - 1
+		table[h3] = k3 | uint64(p+4)
+		if p+3 < cursor {
+			c3 = ^uint64(0)
+		}
+		if c3 < 0xffff {
+			return p + 3, int(c3)
 		}
 	}
 	for ; p < stop; p++ {
-		cur := uint64(binary.LittleEndian.Uint32(src[p : p+4]))
-		h := hash(uint32(cur))
-		key := cur<<32 | tag
-		x := table[h] ^ key
+		key := uint64(binary.LittleEndian.Uint32(src[p:p+4]))<<32 | tag
+		h := hash(uint32(key >> 32))
+		c := (table[h] ^ key) - 1
 		table[h] = key | uint64(p+1)
-		if x-1 < 0xffff {
-			return p, int(x) - 1
+		if p < cursor {
+			c = ^uint64(0)
+		}
+		if c < 0xffff {
+			return p, int(c)
 		}
 	}
 	return stop, 0
 }
 
-// insert enters positions lo to hi-1 in the table (PARSE-2: positions
-// inside a match enter it too).
-func insert(table *[1 << hashLog]uint64, src []byte, tag uint64, lo, hi int) {
-	q := lo
-	for ; q+4 <= hi; q += 4 {
-		v := binary.LittleEndian.Uint64(src[q : q+8])
-		pos := tag | uint64(q+1)
-		table[hash(uint32(v))] = v<<32 | pos
-		table[hash(uint32(v>>8))] = v<<24&^0xffffffff | (pos + 1)
-		table[hash(uint32(v>>16))] = v<<16&^0xffffffff | (pos + 2)
-		table[hash(uint32(v>>24))] = v<<8&^0xffffffff | (pos + 3)
+// putSequence writes a sequence of the given literals and a match of
+// matchLen+4 bytes at offset, or reports ErrShortBuffer when it does not
+// fit in dst (PARSE-7).
+func putSequence(dst []byte, out int, literals []byte, offset, matchLen int) (int, error) {
+	litLen := len(literals)
+	need := 1 + litLen + 2
+	if litLen >= 15 {
+		need += (litLen-15)/255 + 1
 	}
-	for ; q < hi; q++ {
-		cur := uint64(binary.LittleEndian.Uint32(src[q : q+4]))
-		table[hash(uint32(cur))] = cur<<32 | tag | uint64(q+1)
+	if matchLen >= 15 {
+		need += (matchLen-15)/255 + 1
 	}
+	if need > len(dst)-out {
+		return 0, ErrShortBuffer
+	}
+	tok := out
+	out++
+	if litLen >= 15 {
+		dst[tok] = 15 << 4
+		out = putLength(dst, out, litLen-15)
+	} else {
+		dst[tok] = byte(litLen) << 4
+	}
+	out += copy(dst[out:], literals)
+	binary.LittleEndian.PutUint16(dst[out:], uint16(offset))
+	out += 2
+	if matchLen >= 15 {
+		dst[tok] |= 15
+		out = putLength(dst, out, matchLen-15)
+	} else {
+		dst[tok] |= byte(matchLen)
+	}
+	return out, nil
 }
 
 // putLength writes the extension bytes of a length whose 4-bit field is 15;

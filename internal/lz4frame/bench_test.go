@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/lz4warp/lz4warp/internal/lz4cmd"
@@ -15,7 +17,8 @@ import (
 // benchInput is 8 MiB of the Go toolchain's binaries when they can be read,
 // else of the sample.
 func benchInput(b *testing.B) []byte {
-	dir := filepath.Join(runtime.GOROOT(), "pkg", "tool", runtime.GOOS+"_"+runtime.GOARCH)
+	goroot, _ := exec.Command("go", "env", "GOROOT").Output()
+	dir := filepath.Join(strings.TrimSpace(string(goroot)), "pkg", "tool", runtime.GOOS+"_"+runtime.GOARCH)
 	ents, _ := os.ReadDir(dir)
 	var data []byte
 	for _, e := range ents {

@@ -64,6 +64,7 @@ type Matrix struct {
 	Rules     []Rule
 	Citations []Citation
 	prefixes  map[string]bool
+	rootName  string // the last element of the module path, for the root package
 }
 
 // Problem is one reason the matrix is incomplete.
@@ -89,7 +90,15 @@ func Scan(root string) (*Matrix, error) {
 
 // ScanFS is Scan on a file system rooted at the module root.
 func ScanFS(fsys fs.FS) (*Matrix, error) {
-	m := &Matrix{prefixes: map[string]bool{}}
+	m := &Matrix{prefixes: map[string]bool{}, rootName: "."}
+	if mod, err := fs.ReadFile(fsys, "go.mod"); err == nil {
+		for _, line := range lines(mod) {
+			if name, ok := strings.CutPrefix(strings.TrimSpace(line), "module "); ok {
+				m.rootName = path.Base(strings.Trim(strings.TrimSpace(name), `"`))
+				break
+			}
+		}
+	}
 	specs, err := fs.Glob(fsys, "spec/*.md")
 	if err != nil {
 		return nil, err
@@ -421,7 +430,11 @@ func (m *Matrix) Table() string {
 				}
 				scen = appendUnique(scen, name)
 			} else if c.Name != "" {
-				tests = appendUnique(tests, fmt.Sprintf("%s.%s", path.Dir(c.File), c.Name))
+				dir := path.Dir(c.File)
+				if dir == "." {
+					dir = m.rootName
+				}
+				tests = appendUnique(tests, fmt.Sprintf("%s.%s", dir, c.Name))
 			} else {
 				tests = appendUnique(tests, c.Where())
 			}
