@@ -160,7 +160,7 @@ func TestDivergence(t *testing.T) {
 
 	// A loop run lane+1 times, a ballot inside it (the lanes still looping),
 	// and a full ballot after it.
-	a, b, err = runWarp(t, 32,
+	_, _, err = runWarp(t, 32,
 		"mov.u32 %r1, 0;",
 		"mov.u32 %r20, 0;",
 		"LOOP:",
