@@ -421,9 +421,10 @@ func (k *pageKernel) shortSequence(litLen, offset, ml4 ptx.Reg, hasMatch bool, l
 	k.Add(total, k.out, need)
 	k.SetpU(ptx.GT, over, total, ptx.Imm(maxPayload))
 	k.If(over).BraUni(k.raw)
-	k.Shl(token, litLen, ptx.Imm(4))
 	if hasMatch {
-		k.Or(token, token, ml4)
+		k.Mad(token, litLen, ptx.Imm(16), ml4)
+	} else {
+		k.Shl(token, litLen, ptx.Imm(4))
 	}
 	v := k.NewReg32()
 	inLit, q := k.NewPred(), k.NewPred()
@@ -439,8 +440,7 @@ func (k *pageKernel) shortSequence(litLen, offset, ml4 ptx.Reg, hasMatch bool, l
 		k.Sub(sh, k.laneM1, litLen)
 		k.Shl(sh, sh, ptx.Imm(3))
 		k.Shr(x, offset, sh)
-		k.Note("bytes litLen+1 and litLen+2: the offset, little-endian")
-		k.And(x, x, ptx.Imm(255))
+		k.Note("bytes litLen+1 and litLen+2: the offset, little-endian (st.u8 keeps the low byte)")
 		k.Selp(v, v, x, inLit)
 	}
 	k.Selp(v, token, v, k.isLane0)
