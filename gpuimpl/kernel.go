@@ -71,11 +71,13 @@ type pageKernel struct {
 	dstSlot, metaAddr, table, pg ptx.Reg // 64-bit addresses
 	base, cursor, out            ptx.Reg // the parse state, the same in every lane
 	isLane0                      ptx.Reg
-	// Per-lane constants of the inner loops: lane-1 and lane+4096 (32-bit),
+	// Per-lane constants of the inner loops: lane-1, lane+4096 and those of
+	// the group's word loads (32-bit),
 	// pg+lane-1 and dstSlot+lane (64-bit addresses).
-	laneM1, laneKey   ptx.Reg
-	pgLaneM1, dstLane ptx.Reg
-	raw               ptx.Label
+	laneM1, laneKey     ptx.Reg
+	laneWord, laneShift ptx.Reg // lane&^3 and 8·(lane&3)
+	pgLaneM1, dstLane   ptx.Reg
+	raw                 ptx.Label
 }
 
 // buildPageKernel emits lz4warp_pages: spec/gpu.md GPU-7, a transcription of
@@ -224,6 +226,10 @@ func (k *pageKernel) parse() {
 	lane64 := k.NewReg64()
 	k.Sub(k.laneM1, k.lane, ptx.Imm(1))
 	k.Add(k.laneKey, k.lane, ptx.Imm(4096))
+	k.laneWord, k.laneShift = k.NewReg32(), k.NewReg32()
+	k.And(k.laneWord, k.lane, ptx.Hex(0xfffffffc))
+	k.And(k.laneShift, k.lane, ptx.Imm(3))
+	k.Shl(k.laneShift, k.laneShift, ptx.Imm(3))
 	k.Cvt64(lane64, k.lane)
 	k.Add(k.dstLane, k.dstSlot, lane64)
 	k.Add(k.pgLaneM1, k.pg, lane64)
@@ -242,8 +248,20 @@ func (k *pageKernel) parse() {
 	valid := k.NewPred()
 	k.Add(p, k.base, k.lane)
 	k.SetpU(ptx.LE, valid, p, ptx.Imm(lastPos))
-	k.MinU(h, p, ptx.Imm(lastPos))
-	k.u32At(cur, h)
+	{
+		// u32(p) from the aligned words at p&^3 and after: base is a multiple
+		// of 32, so p&^3 = base + (lane&^3) and the shift is 8·(lane&3). A
+		// lane past the last position reads the page's last two words.
+		lo, hi := k.NewReg32(), k.NewReg32()
+		addr := k.NewReg64()
+		k.Add(h, k.base, k.laneWord)
+		k.MinU(h, h, ptx.Imm(PageSize-8))
+		k.Cvt64(addr, h)
+		k.Add(addr, addr, k.pg)
+		k.Ld(ptx.Shared, "u32", lo, ptx.At(addr, 0))
+		k.Ld(ptx.Shared, "u32", hi, ptx.At(addr, 4))
+		k.ShfR(cur, lo, hi, k.laneShift)
+	}
 	k.Mul(h, cur, ptx.Imm(hashPrime))
 	k.Shr(h, h, ptx.Imm(32-12))
 	k.Note("PARSE-1")
