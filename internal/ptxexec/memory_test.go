@@ -263,7 +263,7 @@ func TestBarSyncAndSharedRaces(t *testing.T) {
 			"st.global.u32 [%rd6], %r2;",
 			"ret;")...)
 	}
-	mem, err := launchErr(t, exchange(true), 2, 64, inOut(256))
+	mem, err := launchErr(t, exchange(true), 1, 64, inOut(256))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -273,7 +273,7 @@ func TestBarSyncAndSharedRaces(t *testing.T) {
 			t.Errorf("thread %d read %d, want %d", tid, got, tid^32)
 		}
 	}
-	_, err = launchErr(t, exchange(false), 2, 64, inOut(256))
+	_, err = launchErr(t, exchange(false), 1, 64, inOut(256))
 	var f *Fault
 	if !errors.As(err, &f) || !errors.Is(err, ErrUninitShared) || f.Thread != 0 {
 		// Warp 0 runs first and reads warp 1's words before warp 1 wrote them.
