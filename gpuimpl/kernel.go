@@ -71,7 +71,13 @@ type pageKernel struct {
 	dstSlot, metaAddr, table, pg ptx.Reg // 64-bit addresses
 	base, cursor, out            ptx.Reg // the parse state, the same in every lane
 	isLane0                      ptx.Reg
-	raw                          ptx.Label
+	// Per-lane constants of the inner loops: lane-1, lane+4096 and those of
+	// the group's word loads (32-bit),
+	// pg+lane-1 and dstSlot+lane (64-bit addresses).
+	laneM1, laneKey     ptx.Reg
+	laneWord, laneShift ptx.Reg // lane&^3 and 8·(lane&3)
+	pgLaneM1, dstLane   ptx.Reg
+	raw                 ptx.Label
 }
 
 // buildPageKernel emits lz4warp_pages: spec/gpu.md GPU-7, a transcription of
@@ -215,6 +221,19 @@ func (k *pageKernel) lowestLane(dst, mask ptx.Reg) {
 // parse runs the groups of 32 positions (PARSE-9) and ends with the last
 // literals and the meta word.
 func (k *pageKernel) parse() {
+	k.laneM1, k.laneKey = k.NewReg32(), k.NewReg32()
+	k.pgLaneM1, k.dstLane = k.NewReg64(), k.NewReg64()
+	lane64 := k.NewReg64()
+	k.Sub(k.laneM1, k.lane, ptx.Imm(1))
+	k.Add(k.laneKey, k.lane, ptx.Imm(4096))
+	k.laneWord, k.laneShift = k.NewReg32(), k.NewReg32()
+	k.And(k.laneWord, k.lane, ptx.Hex(0xfffffffc))
+	k.And(k.laneShift, k.lane, ptx.Imm(3))
+	k.Shl(k.laneShift, k.laneShift, ptx.Imm(3))
+	k.Cvt64(lane64, k.lane)
+	k.Add(k.dstLane, k.dstSlot, lane64)
+	k.Add(k.pgLaneM1, k.pg, lane64)
+	k.Add(k.pgLaneM1, k.pgLaneM1, ptx.Imm(-1))
 	k.base, k.cursor, k.out = k.NewReg32(), k.NewReg32(), k.NewReg32()
 	k.Mov(k.base, ptx.Imm(0))
 	k.Mov(k.cursor, ptx.Imm(0))
@@ -229,13 +248,24 @@ func (k *pageKernel) parse() {
 	valid := k.NewPred()
 	k.Add(p, k.base, k.lane)
 	k.SetpU(ptx.LE, valid, p, ptx.Imm(lastPos))
-	k.MinU(h, p, ptx.Imm(lastPos))
-	k.u32At(cur, h)
+	{
+		// u32(p) from the aligned words at p&^3 and after: base is a multiple
+		// of 32, so p&^3 = base + (lane&^3) and the shift is 8·(lane&3). A
+		// lane past the last position reads the page's last two words.
+		lo, hi := k.NewReg32(), k.NewReg32()
+		addr := k.NewReg64()
+		k.Add(h, k.base, k.laneWord)
+		k.MinU(h, h, ptx.Imm(PageSize-8))
+		k.Cvt64(addr, h)
+		k.Add(addr, addr, k.pg)
+		k.Ld(ptx.Shared, "u32", lo, ptx.At(addr, 0))
+		k.Ld(ptx.Shared, "u32", hi, ptx.At(addr, 4))
+		k.ShfR(cur, lo, hi, k.laneShift)
+	}
 	k.Mul(h, cur, ptx.Imm(hashPrime))
 	k.Shr(h, h, ptx.Imm(32-12))
 	k.Note("PARSE-1")
-	k.Add(key, k.lane, ptx.Imm(4096))
-	k.Selp(key, h, key, valid)
+	k.Selp(key, h, k.laneKey, valid)
 	k.Note("a lane past the last position is a set of its own")
 	peers, earlier, cand, entry := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
 	k.MatchAny(peers, key, ptx.FullMask)
@@ -298,9 +328,10 @@ func (k *pageKernel) parse() {
 	k.Sub(litLen, mp, k.cursor)
 	k.Sub(offset, mp, mc)
 	k.Sub(ml4, length, ptx.Imm(4))
-	k.sequence(litLen, offset, ml4, true)
-	k.Add(k.cursor, mp, length)
-	k.BraUni(selectMatch)
+	k.sequence(litLen, offset, ml4, true, func() {
+		k.Add(k.cursor, mp, length)
+		k.BraUni(selectMatch)
+	})
 
 	k.Place(nextGroup)
 	more := k.NewPred()
@@ -311,11 +342,12 @@ func (k *pageKernel) parse() {
 	k.Comment("PARSE-6: the last sequence holds the remaining literals")
 	litLen = k.NewReg32()
 	k.Sub(litLen, ptx.Imm(PageSize), k.cursor)
-	k.sequence(litLen, ptx.Reg{}, ptx.Reg{}, false)
 	code := k.NewReg32()
-	k.Or(code, k.out, ptx.Imm(kindLZ4<<MetaKindShift))
-	k.If(k.isLane0).St(ptx.Global, "u32", ptx.At(k.metaAddr, 0), code)
-	k.Ret()
+	k.sequence(litLen, ptx.Reg{}, ptx.Reg{}, false, func() {
+		k.Or(code, k.out, ptx.Imm(kindLZ4<<MetaKindShift))
+		k.If(k.isLane0).St(ptx.Global, "u32", ptx.At(k.metaAddr, 0), code)
+		k.Ret()
+	})
 }
 
 // extend returns the length of the match at mp with candidate mc (PARSE-4),
@@ -371,13 +403,14 @@ func (k *pageKernel) extCount(dst, v ptx.Reg) {
 // 32s+l, computed from the lengths, so that every store is coalesced. A
 // sequence that would bring the block to OutSlot bytes jumps to raw (PAGE-5).
 // The last sequence (hasMatch false) has no offset and no match length.
-func (k *pageKernel) sequence(litLen, offset, ml4 ptx.Reg, hasMatch bool) {
-	long, done := k.NewLabel("long_seq"), k.NewLabel("seq_done")
+// Both paths end with tail, which must leave (a branch or ret).
+func (k *pageKernel) sequence(litLen, offset, ml4 ptx.Reg, hasMatch bool, tail func()) {
+	long := k.NewLabel("long_seq")
 	k.shortSequence(litLen, offset, ml4, hasMatch, long)
-	k.BraUni(done)
+	tail()
 	k.Place(long)
 	k.longSequence(litLen, offset, ml4, hasMatch)
-	k.Place(done)
+	tail()
 }
 
 // shortSequence writes a sequence whose lengths both fit the token (fewer
@@ -406,36 +439,32 @@ func (k *pageKernel) shortSequence(litLen, offset, ml4 ptx.Reg, hasMatch bool, l
 	k.Add(total, k.out, need)
 	k.SetpU(ptx.GT, over, total, ptx.Imm(maxPayload))
 	k.If(over).BraUni(k.raw)
-	k.Shl(token, litLen, ptx.Imm(4))
 	if hasMatch {
-		k.Or(token, token, ml4)
+		k.Mad(token, litLen, ptx.Imm(16), ml4)
+	} else {
+		k.Shl(token, litLen, ptx.Imm(4))
 	}
-	lit, v, x := k.NewReg32(), k.NewReg32(), k.NewReg32()
+	v := k.NewReg32()
 	inLit, q := k.NewPred(), k.NewPred()
 	addr := k.NewReg64()
-	k.Sub(lit, k.lane, ptx.Imm(1))
+	k.SetpU(ptx.LT, inLit, k.laneM1, litLen)
 	k.Note("byte j of the sequence, j = lane: literal j-1 for 1 <= j <= litLen")
-	k.SetpU(ptx.LT, inLit, lit, litLen)
-	k.Add(x, lit, k.cursor)
-	k.Cvt64(addr, x)
-	k.Add(addr, addr, k.pg)
+	k.Cvt64(addr, k.cursor)
+	k.Add(addr, addr, k.pgLaneM1)
 	k.Mov(v, ptx.Imm(0))
 	k.If(inLit).Ld(ptx.Shared, "u8", v, ptx.At(addr, 0))
 	if hasMatch {
-		sh := k.NewReg32()
-		k.Sub(sh, lit, litLen)
+		sh, x := k.NewReg32(), k.NewReg32()
+		k.Sub(sh, k.laneM1, litLen)
 		k.Shl(sh, sh, ptx.Imm(3))
 		k.Shr(x, offset, sh)
-		k.Note("bytes litLen+1 and litLen+2: the offset, little-endian")
-		k.And(x, x, ptx.Imm(255))
+		k.Note("bytes litLen+1 and litLen+2: the offset, little-endian (st.u8 keeps the low byte)")
 		k.Selp(v, v, x, inLit)
 	}
-	k.SetpU(ptx.EQ, q, k.lane, ptx.Imm(0))
-	k.Selp(v, token, v, q)
+	k.Selp(v, token, v, k.isLane0)
 	k.SetpU(ptx.LT, q, k.lane, need)
-	k.Add(x, k.out, k.lane)
-	k.Cvt64(addr, x)
-	k.Add(addr, addr, k.dstSlot)
+	k.Cvt64(addr, k.out)
+	k.Add(addr, addr, k.dstLane)
 	k.If(q).St(ptx.Global, "u8", ptx.At(addr, 0), v)
 	k.Mov(k.out, total)
 }

@@ -47,7 +47,7 @@ func TestKernelGolden(t *testing.T) {
 // Checks GPU-3: two calls give the same text.
 func TestKernelDeterministic(t *testing.T) {
 	for _, sm := range Targets {
-		if KernelPTX(sm) != KernelPTX(sm) {
+		if first, second := KernelPTX(sm), KernelPTX(sm); first != second {
 			t.Fatalf("sm_%d: KernelPTX differs between calls", sm)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lz4warp/lz4warp/internal/dataset"
 	"github.com/lz4warp/lz4warp/internal/ptxexec"
 	"github.com/lz4warp/lz4warp/reference"
 )
@@ -358,5 +359,40 @@ func TestKernelWarpSyncsAreNeeded(t *testing.T) {
 	}
 	if syncs != 2 {
 		t.Errorf("the kernel has %d bar.warp.sync, the test expects 2", syncs)
+	}
+}
+
+// Checks GPU-7 and EXEC-8 on the benchmark data sets (internal/dataset): the
+// executed kernel gives the reference's bytes, and the log gives the warp
+// instructions per page that spec/executor.md's notes cite.
+func TestKernelOnCPUDatasets(t *testing.T) {
+	n := 500
+	if testing.Short() {
+		n = 100
+	}
+	for _, name := range dataset.Deterministic() {
+		set, err := dataset.Load(name, n)
+		if errors.Is(err, dataset.ErrNoSource) {
+			t.Logf("%s: %v", name, err)
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages := make([]*[PageSize]byte, len(set))
+		for i := range set {
+			pages[i] = &set[i]
+		}
+		mod, err := ptxexec.Load(KernelPTX(90))
+		if err != nil {
+			t.Fatal(err)
+		}
+		metas, slots := kernelOnCPU(t, mod, pages)
+		for i := range pages {
+			if err := compareWithReference(pages[i], metas[i], slots[i]); err != nil {
+				t.Errorf("%s page %d: %v", name, i, err)
+			}
+		}
+		t.Logf("%-8s %d pages: %.0f warp instructions per page", name, len(pages), float64(mod.Steps())/float64(len(pages)))
 	}
 }

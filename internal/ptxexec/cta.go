@@ -135,11 +135,12 @@ type warp struct {
 	// written in every lane.
 	def32, def64, defP []uint32
 
-	live       uint32    // lanes that have not exited
-	waiting    uint32    // lanes blocked at a .sync instruction
-	uniform    bool      // every live lane is at upc and none waits
-	upc        int32     // the pc of every live lane when uniform
-	pcs        [32]int32 // per-lane pcs when not uniform
+	live       uint32     // lanes that have not exited
+	waiting    uint32     // lanes blocked at a .sync instruction
+	waitFor    [32]uint32 // the member mask each waiting lane waits for
+	uniform    bool       // every live lane is at upc and none waits
+	upc        int32      // the pc of every live lane when uniform
+	pcs        [32]int32  // per-lane pcs when not uniform
 	steps      int64
 	total      int64
 	epoch      uint32 // this warp's interval between synchronisations
@@ -222,9 +223,7 @@ func (w *warp) advance(pc int32, mask, taken uint32, target int32) {
 func (w *warp) pick() (int32, uint32, error) {
 	runnable := w.live &^ w.waiting
 	if runnable == 0 {
-		l := bits.TrailingZeros32(w.waiting)
-		in := &w.c.k.code[w.pcs[l]]
-		return 0, 0, w.fault(in, -1, ErrDeadlock, "lanes %#08x wait here for member lanes that have left this path", w.waiting)
+		return w.unblock()
 	}
 	lowest := int32(1<<31 - 1)
 	for m := runnable; m != 0; m &= m - 1 {
@@ -243,6 +242,33 @@ func (w *warp) pick() (int32, uint32, error) {
 		w.uniform, w.upc = true, lowest
 	}
 	return lowest, mask, nil
+}
+
+// unblock runs when every live lane waits at a .sync instruction: members
+// that have exited since are no longer waited for, so the lowest group whose
+// remaining members are all there goes on; if there is none, nothing can.
+func (w *warp) unblock() (int32, uint32, error) {
+	for todo := w.waiting; todo != 0; {
+		pc := w.pcs[bits.TrailingZeros32(todo)]
+		var group, need uint32
+		for m := todo; m != 0; m &= m - 1 {
+			if l := bits.TrailingZeros32(m); w.pcs[l] == pc {
+				group |= 1 << l
+				need |= w.waitFor[l]
+			}
+		}
+		if need&w.live&^group == 0 {
+			w.waiting &^= group
+			if group == w.live {
+				w.uniform, w.upc = true, pc
+			}
+			return pc, group, nil
+		}
+		todo &^= group
+	}
+	l := bits.TrailingZeros32(w.waiting)
+	in := &w.c.k.code[w.pcs[l]]
+	return 0, 0, w.fault(in, -1, ErrDeadlock, "lanes %#08x wait here for member lanes that have left this path", w.waiting)
 }
 
 // memberMask reads a .sync instruction's member mask, which must be the same
@@ -740,11 +766,14 @@ func (w *warp) exec(in *inst, pc int32, mask, exec uint32) error {
 			}
 		}
 	case opMatchAny, opBallot, opShflIdx, opWarpSync:
-		_, wait, err := w.memberMask(in, mask, exec)
+		mm, wait, err := w.memberMask(in, mask, exec)
 		if err != nil {
 			return err
 		}
 		if wait {
+			for m := exec; m != 0; m &= m - 1 {
+				w.waitFor[bits.TrailingZeros32(m)] = mm
+			}
 			w.waiting |= exec
 			w.advance(pc, mask&^exec, 0, 0)
 			return errWait

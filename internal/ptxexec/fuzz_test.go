@@ -122,6 +122,7 @@ func FuzzLaunch(f *testing.F) {
 			t.Fatalf("builder output does not load: %v\n%s", err, text)
 		}
 		m.StepLimit = 20000
+		m.Workers = 1 // the blocks of a random program may race on global memory
 		mem := NewMemory()
 		err = m.Launch("t", 2, 64, []uint64{mem.Alloc(256)}, mem)
 		var fault *Fault

@@ -51,7 +51,7 @@ func TestGenericRoundTrip(t *testing.T) {
 	}
 	for name, lines := range mixups {
 		text := entry([]string{"in", "out"}, 256, body(prologue, lines)...)
-		err, _ := launchErr(t, text, 1, 32, func(mem *Memory) []uint64 {
+		_, err := launchErr(t, text, 1, 32, func(mem *Memory) []uint64 {
 			return []uint64{mem.Alloc(128), mem.Alloc(128)}
 		})
 		if !errors.Is(err, ErrOutOfBounds) {

@@ -140,11 +140,11 @@ func TestMemoryForms(t *testing.T) {
 	}
 }
 
-func launchErr(t *testing.T, text string, grid, block int, args func(mem *Memory) []uint64) (error, *Memory) {
+func launchErr(t *testing.T, text string, grid, block int, args func(mem *Memory) []uint64) (*Memory, error) {
 	t.Helper()
 	m := mustLoad(t, text)
 	mem := NewMemory()
-	return m.Launch("t", grid, block, args(mem), mem), mem
+	return mem, m.Launch("t", grid, block, args(mem), mem)
 }
 
 func inOut(n int) func(mem *Memory) []uint64 {
@@ -193,7 +193,7 @@ func TestMemoryFaults(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			text := entry([]string{"in", "out"}, c.shared, body(prologue, c.lines)...)
 			var in, out uint64
-			err, _ := launchErr(t, text, 1, 32, func(mem *Memory) []uint64 {
+			_, err := launchErr(t, text, 1, 32, func(mem *Memory) []uint64 {
 				in, out = mem.Alloc(128), mem.Alloc(128)
 				return []uint64{in, out}
 			})
@@ -263,7 +263,7 @@ func TestBarSyncAndSharedRaces(t *testing.T) {
 			"st.global.u32 [%rd6], %r2;",
 			"ret;")...)
 	}
-	err, mem := launchErr(t, exchange(true), 2, 64, inOut(256))
+	mem, err := launchErr(t, exchange(true), 1, 64, inOut(256))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -273,7 +273,7 @@ func TestBarSyncAndSharedRaces(t *testing.T) {
 			t.Errorf("thread %d read %d, want %d", tid, got, tid^32)
 		}
 	}
-	err, _ = launchErr(t, exchange(false), 2, 64, inOut(256))
+	_, err = launchErr(t, exchange(false), 1, 64, inOut(256))
 	var f *Fault
 	if !errors.As(err, &f) || !errors.Is(err, ErrUninitShared) || f.Thread != 0 {
 		// Warp 0 runs first and reads warp 1's words before warp 1 wrote them.
@@ -289,7 +289,7 @@ func TestBarSyncAndSharedRaces(t *testing.T) {
 		"ld.shared.u32 %r2, [%rd3];",
 		"ret;",
 	})...)
-	err, _ = launchErr(t, raceText, 1, 64, inOut(256))
+	_, err = launchErr(t, raceText, 1, 64, inOut(256))
 	if !errors.As(err, &f) || !errors.Is(err, ErrSharedRace) || f.Thread != 32 || f.Addr != 0 {
 		t.Fatalf("cross-warp read: %v, want a race fault at thread 32, address 0", err)
 	}
@@ -324,7 +324,7 @@ func TestIntraWarpHazards(t *testing.T) {
 				}
 				lines = append(lines, l)
 			}
-			err, _ := launchErr(t, entry([]string{"in", "out"}, 128, body(prologue, setup, lines, []string{"ret;"})...), 1, 32, inOut(128))
+			_, err := launchErr(t, entry([]string{"in", "out"}, 128, body(prologue, setup, lines, []string{"ret;"})...), 1, 32, inOut(128))
 			if want := c.fault && !synced; want != errors.Is(err, ErrSharedRace) || !want && err != nil {
 				t.Errorf("%s (synchronised %v): %v", c.name, synced, err)
 			}
@@ -356,7 +356,7 @@ func TestGenericForms(t *testing.T) {
 		"st.u32 [%rd7+128], %r4;",
 		"ret;",
 	})...)
-	err, mem := launchErr(t, strings.Replace(text, "st.u32 [%rd4], %r0;", "st.u32 [%rd4], %r0;\n\tbar.warp.sync 0xffffffff;", 1), 1, 32, inOut(256))
+	mem, err := launchErr(t, strings.Replace(text, "st.u32 [%rd4], %r0;", "st.u32 [%rd4], %r0;\n\tbar.warp.sync 0xffffffff;", 1), 1, 32, inOut(256))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -381,7 +381,7 @@ func TestGenericForms(t *testing.T) {
 	}
 	for _, c := range cases {
 		text := entry([]string{"in", "out"}, 128, body(prologue, []string{c.line, "ret;"})...)
-		err, _ := launchErr(t, text, 1, 32, inOut(128))
+		_, err := launchErr(t, text, 1, 32, inOut(128))
 		var f *Fault
 		if !errors.As(err, &f) || !errors.Is(err, c.err) || f.Text != c.text || f.Space != c.space {
 			t.Errorf("%s: %v, want %v at %q in %s", c.name, err, c.err, c.text, c.space)

@@ -8,10 +8,19 @@
 // implement is a load-time error. Launch then runs a grid of blocks: every
 // warp of a block has 32 lanes of registers, the block has its own shared
 // memory, and global memory is the byte slices of a Memory, mapped at
-// synthetic 64-bit addresses. Every memory access is checked for bounds,
-// alignment and (in shared memory) initialisation and cross-warp races; a
-// failing access is a *Fault naming the instruction, its line, the thread and
-// the address.
+// synthetic 64-bit addresses (cvta.shared.u64 maps shared memory into a
+// window of the same generic address space). Every memory access is checked
+// for bounds and alignment; in shared memory also for initialisation and for
+// races, between warps (no bar.sync between them) and between lanes of a
+// warp (no bar.warp.sync between them, as the CUDA memory model requires
+// since sm_70). A failing access is a *Fault naming the instruction, its
+// line, the thread and the address. Reads of registers a lane never wrote,
+// divergent uniform branches and member-mask misuse of the warp intrinsics
+// are faults too: what PTX leaves undefined is reported, not invented.
+//
+// After a divergent branch a warp runs the lanes at the lowest program
+// counter first (a minimum-PC scheduler, spec/executor.md EXEC-4), so the
+// lanes meet again at the first common instruction after the branch.
 package ptxexec
 
 import (

@@ -160,7 +160,7 @@ func TestDivergence(t *testing.T) {
 
 	// A loop run lane+1 times, a ballot inside it (the lanes still looping),
 	// and a full ballot after it.
-	a, b, err = runWarp(t, 32,
+	_, _, err = runWarp(t, 32,
 		"mov.u32 %r1, 0;",
 		"mov.u32 %r20, 0;",
 		"LOOP:",
@@ -370,6 +370,38 @@ func TestBarSyncOperand(t *testing.T) {
 		_, _, err := runWarp(t, 64, lines...)
 		if !errors.Is(err, c.err) || (c.err == nil) != (err == nil) {
 			t.Errorf("%v: %v, want %v", c.lines, err, c.err)
+		}
+	}
+}
+
+// Checks EXEC-4 and EXEC-5: lanes waiting at a .sync instruction go on when
+// the members they wait for exit instead of arriving.
+func TestWaitersReleasedByExits(t *testing.T) {
+	all := body(prologue, []string{
+		"setp.ge.u32 %p1, %r0, 16;",
+		"@%p1 bra EXIT;",
+		"vote.sync.ballot.b32 %r21, %p1, 0xffffffff;", // lanes 0-15 wait for 16-31, which exit
+		"not.pred %p2, %p1;",
+		"vote.sync.ballot.b32 %r22, %p2, 0xffffffff;",
+		"add.u64 %rd3, %rd1, %rd2;",
+		"st.global.u32 [%rd3], %r22;",
+		"ret;",
+		"EXIT:",
+		"ret;",
+	})
+	m := mustLoad(t, entry([]string{"in", "out"}, 0, all...))
+	mem := NewMemory()
+	in, out := mem.Alloc(4), mem.Alloc(128)
+	if err := m.Launch("t", 1, 32, []uint64{in, out}, mem); err != nil {
+		t.Fatal(err)
+	}
+	for l := 0; l < 32; l++ {
+		want := uint32(0)
+		if l < 16 {
+			want = 0xffff
+		}
+		if got := binary.LittleEndian.Uint32(mem.Bytes(out)[4*l:]); got != want {
+			t.Errorf("lane %d: ballot %#x, want %#x", l, got, want)
 		}
 	}
 }
