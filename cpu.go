@@ -9,16 +9,16 @@ import (
 	"github.com/lz4warp/lz4warp/reference"
 )
 
-// The CPU backends both run package fastlz4, whose output is byte for byte
-// the reference's (API-16): BackendScalar on the calling goroutine,
-// BackendSIMD over one goroutine per core. "SIMD" is the word-at-a-time
-// codec: 8-byte loads, XOR and trailing-zero counts in general-purpose
-// registers, not vector instructions.
+// The CPU backends give the same bytes (API-16): BackendScalar runs the
+// reference codec on the calling goroutine; BackendSIMD runs package fastlz4
+// over one goroutine per core. "SIMD" is the word-at-a-time codec: 8-byte
+// loads, XOR and trailing-zero counts in general-purpose registers, not
+// vector instructions.
 
 // compressScalar compresses the batch on the calling goroutine.
 func compressScalar(pages []Page) []CompressedPage {
 	out := make([]CompressedPage, len(pages))
-	compressRange(pages, out)
+	compressRange(pages, out, reference.EncodePage)
 	return out
 }
 
@@ -26,7 +26,9 @@ func compressScalar(pages []Page) []CompressedPage {
 func compressParallel(pages []Page) []CompressedPage {
 	out := make([]CompressedPage, len(pages))
 	parallelRanges(len(pages), func(lo, hi int) {
-		compressRange(pages[lo:hi], out[lo:hi])
+		enc := encoders.Get().(*fastlz4.Encoder)
+		defer encoders.Put(enc)
+		compressRange(pages[lo:hi], out[lo:hi], enc.EncodePage)
 	})
 	return out
 }
@@ -37,14 +39,12 @@ var encoders = sync.Pool{New: func() any { return new(fastlz4.Encoder) }}
 // compressRange encodes pages into one buffer per call, so that a batch
 // holds its compressed bytes in a few allocations rather than one per page.
 // Each page is encoded straight into the buffer's free tail.
-func compressRange(pages []Page, out []CompressedPage) {
-	enc := encoders.Get().(*fastlz4.Encoder)
-	defer encoders.Put(enc)
+func compressRange(pages []Page, out []CompressedPage, encode func([]byte, *[PageSize]byte) (reference.Kind, int)) {
 	buf := make([]byte, 0, len(pages)*PageSize/2+reference.PageBound)
 	ends := make([]int, len(pages))
 	for i := range pages {
 		buf = slices.Grow(buf, reference.PageBound)
-		kind, n := enc.EncodePage(buf[len(buf):len(buf)+reference.PageBound], &pages[i])
+		kind, n := encode(buf[len(buf):len(buf)+reference.PageBound], &pages[i])
 		buf = buf[:len(buf)+n]
 		out[i].Kind = PageKind(kind)
 		ends[i] = len(buf)
