@@ -81,8 +81,35 @@ func (c *Compressor) CompressBatch(pages []Page) (*BatchResult, error) {
 	if c.closed {
 		return nil, ErrClosed
 	}
+	return c.compress(SelectBackend(len(pages), c.gpu != nil), pages)
+}
+
+// CompressBatchOn compresses pages on backend b, whatever their number
+// (API-17): for benchmarks and tools that compare backends. BackendGPU
+// needs a GPU this Compressor opened (ErrGPUNotAvailable otherwise), and a
+// GPU fault falls back to the CPU as in CompressBatch.
+func (c *Compressor) CompressBatchOn(b Backend, pages []Page) (*BatchResult, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return nil, ErrClosed
+	}
+	switch b {
+	case BackendScalar, BackendSIMD:
+	case BackendGPU:
+		if c.gpu == nil {
+			return nil, ErrGPUNotAvailable
+		}
+	default:
+		return nil, fmt.Errorf("%w: Backend %v is unknown", ErrInvalidConfig, b)
+	}
+	return c.compress(b, pages)
+}
+
+// compress runs a batch on backend b and accounts for it; c.mu is held.
+func (c *Compressor) compress(b Backend, pages []Page) (*BatchResult, error) {
 	start := time.Now()
-	res := &BatchResult{Backend: SelectBackend(len(pages), c.gpu != nil)}
+	res := &BatchResult{Backend: b}
 	if res.Backend == BackendGPU {
 		out, t, err := c.gpu.Compress(pages)
 		if err == nil {

@@ -452,3 +452,31 @@ func TestCompressorConcurrentUse(t *testing.T) {
 	}
 	assert.EqualValues(t, 9*len(pages), c.Stats().PagesCompressed)
 }
+
+// Checks API-17: CompressBatchOn runs the named backend whatever the batch
+// size, with CompressBatch's bytes and statistics, and refuses a GPU it does
+// not have, an unknown backend and a closed Compressor.
+func TestCompressBatchOn(t *testing.T) {
+	pages, _ := apiTestPages(t)
+	c := newTestCompressor(t)
+	want, err := c.CompressBatch(pages)
+	require.NoError(t, err)
+	for _, b := range []Backend{BackendScalar, BackendSIMD} {
+		for _, n := range []int{1, len(pages)} {
+			res, err := c.CompressBatchOn(b, pages[:n])
+			require.NoError(t, err)
+			assert.Equal(t, b, res.Backend)
+			assert.Equal(t, want.Pages[:n], res.Pages, "%v on %d pages", b, n)
+		}
+	}
+	if c.gpu == nil {
+		_, err = c.CompressBatchOn(BackendGPU, pages)
+		assert.ErrorIs(t, err, ErrGPUNotAvailable)
+	}
+	_, err = c.CompressBatchOn(Backend(7), pages)
+	assert.ErrorIs(t, err, ErrInvalidConfig)
+	assert.Equal(t, 2*uint64(len(pages))+2, c.Stats().PagesCompressed-uint64(len(pages)), "each batch counted once")
+	require.NoError(t, c.Close())
+	_, err = c.CompressBatchOn(BackendScalar, pages)
+	assert.ErrorIs(t, err, ErrClosed)
+}

@@ -99,6 +99,21 @@ func ExampleCompressor_Stats() {
 	// ratio: 512
 }
 
+// CompressBatchOn runs a chosen backend, here the scalar reference codec on
+// a batch large enough that SelectBackend would pick another one.
+func ExampleCompressor_CompressBatchOn() {
+	c, _ := lz4warp.NewCompressor(lz4warp.DefaultConfig())
+	defer c.Close()
+	res, err := c.CompressBatchOn(lz4warp.BackendScalar, make([]lz4warp.Page, 2000))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(res.Backend, len(res.Pages), res.CompressionRatio())
+	// Output:
+	// scalar 2000 512
+}
+
 func ExampleDefaultConfig() {
 	cfg := lz4warp.DefaultConfig()
 	fmt.Printf("%+v\n", cfg)

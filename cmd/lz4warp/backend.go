@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/lz4warp/lz4warp"
 )
@@ -10,26 +9,26 @@ import (
 // pageCompressor compresses batches on one requested backend, through the
 // public API only.
 type pageCompressor struct {
-	c     *lz4warp.Compressor
-	chunk int // pages per CompressBatch call, 0 for all at once
+	c       *lz4warp.Compressor
+	backend lz4warp.Backend
+	auto    bool // SelectBackend decides every batch
 }
 
-// newPageCompressor opens the backend named by -backend (CLI-9). The API
-// chooses a batch's backend with SelectBackend, so the CPU backends are
-// reached by the batch sizes that select them: scalar by calls of at most
-// SIMDMinBatch-1 pages, simd (on a machine with a GPU) by calls of at most
-// GPUMinBatch-1 pages. "gpu" insists on the GPU and fails without one;
-// "auto" lets SelectBackend decide every batch.
+// newPageCompressor opens the backend named by -backend (CLI-9): "auto"
+// lets SelectBackend decide every batch, the others run every batch on the
+// named backend (CompressBatchOn); "gpu" insists on the GPU and fails
+// without one.
 func newPageCompressor(name string, batch int) (*pageCompressor, error) {
 	p := &pageCompressor{}
 	switch name {
-	case "auto", "gpu":
+	case "auto":
+		p.auto = true
 	case "scalar":
-		p.chunk = lz4warp.SIMDMinBatch - 1
+		p.backend = lz4warp.BackendScalar
 	case "simd":
-		if lz4warp.GPUAvailable() {
-			p.chunk = lz4warp.GPUMinBatch - 1
-		}
+		p.backend = lz4warp.BackendSIMD
+	case "gpu":
+		p.backend = lz4warp.BackendGPU
 	default:
 		return nil, usagef("-backend %q: want one of auto, scalar, simd, gpu", name)
 	}
@@ -54,28 +53,12 @@ func newPageCompressor(name string, batch int) (*pageCompressor, error) {
 	return p, nil
 }
 
-// compress compresses pages; the result's Backend is the backend that ran
-// (the last one, when the batch was cut into several calls) and its times
-// add up over the calls.
+// compress compresses one batch.
 func (p *pageCompressor) compress(pages []lz4warp.Page) (*lz4warp.BatchResult, error) {
-	if p.chunk == 0 || len(pages) <= p.chunk {
+	if p.auto {
 		return p.c.CompressBatch(pages)
 	}
-	start := time.Now()
-	all := &lz4warp.BatchResult{Pages: make([]lz4warp.CompressedPage, 0, len(pages))}
-	for lo := 0; lo < len(pages); lo += p.chunk {
-		r, err := p.c.CompressBatch(pages[lo:min(lo+p.chunk, len(pages))])
-		if err != nil {
-			return nil, err
-		}
-		all.Pages = append(all.Pages, r.Pages...)
-		all.Backend = r.Backend
-		all.H2DTime += r.H2DTime
-		all.KernelTime += r.KernelTime
-		all.D2HTime += r.D2HTime
-	}
-	all.TotalTime = time.Since(start)
-	return all, nil
+	return p.c.CompressBatchOn(p.backend, pages)
 }
 
 func (p *pageCompressor) Close() error { return p.c.Close() }

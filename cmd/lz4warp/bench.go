@@ -52,8 +52,8 @@ func (p *benchPoint) ranOn() string {
 }
 
 // ranAs reports whether every call ran on the requested backend; auto
-// always does. A point of "gpu" below GPUMinBatch pages ran on SIMD
-// (API-3), and is left out of the gpu line of the plot.
+// always does. A "gpu" point whose batch fell back to the CPU after a GPU
+// fault (API-15) is left out of the gpu line of the plot.
 func (p *benchPoint) ranAs() bool {
 	if p.backend == "auto" {
 		return true

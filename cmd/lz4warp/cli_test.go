@@ -451,10 +451,7 @@ func TestBench(t *testing.T) {
 			t.Errorf("panel %v: %d lines", g.Text[:1], len(g.Polyline))
 		}
 		for _, p := range g.Polyline {
-			want := 3 // batches 1, 4 and 8
-			if p.Name == "simd" {
-				want = 2 // a batch of 1 page runs on scalar (API-3): not a simd point
-			}
+			want := 3 // batches 1, 4 and 8, each on its own backend (API-17)
 			if n := len(strings.Fields(p.Points)); n != want {
 				t.Errorf("line %s has %d points, want %d", p.Name, n, want)
 			}
