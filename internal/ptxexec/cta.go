@@ -688,11 +688,11 @@ func (w *warp) exec(in *inst, pc int32, mask, exec uint32) error {
 	case opNotPred:
 		w.setPred(in.d, exec, ^w.pred[in.a])
 	case opSetpU32:
-		w.setPred(in.d, exec, compareU32(in.cmp, &w.r32[in.a], &w.r32[in.b]))
+		w.setPred(in.d, exec, compareU(in.cmp, &w.r32[in.a], &w.r32[in.b]))
 	case opSetpS32:
 		w.setPred(in.d, exec, compareS32(in.cmp, &w.r32[in.a], &w.r32[in.b]))
 	case opSetpU64:
-		w.setPred(in.d, exec, compareU64(in.cmp, &w.r64[in.a], &w.r64[in.b]))
+		w.setPred(in.d, exec, compareU(in.cmp, &w.r64[in.a], &w.r64[in.b]))
 	case opLdParam64:
 		v := w.c.params[in.base]
 		for l := range w.t64 {
@@ -847,7 +847,9 @@ func (w *warp) warpOp(in *inst, exec uint32) error {
 	return nil
 }
 
-func compareU32(cmp uint8, a, b *[32]uint32) uint32 {
+// compareU compares lane by lane and returns the lanes where the comparison
+// holds; uint32 and uint64 get instantiations of their own.
+func compareU[T uint32 | uint64](cmp uint8, a, b *[32]T) uint32 {
 	var r uint32
 	switch cmp {
 	case cmpEQ:
@@ -884,38 +886,7 @@ func compareS32(cmp uint8, a, b *[32]uint32) uint32 {
 		// Flipping the sign bit maps signed order onto unsigned order.
 		x[l], y[l] = a[l]^1<<31, b[l]^1<<31
 	}
-	return compareU32(cmp, &x, &y)
-}
-
-func compareU64(cmp uint8, a, b *[32]uint64) uint32 {
-	var r uint32
-	switch cmp {
-	case cmpEQ:
-		for l := range 32 {
-			r |= b2u(a[l] == b[l]) << l
-		}
-	case cmpNE:
-		for l := range 32 {
-			r |= b2u(a[l] != b[l]) << l
-		}
-	case cmpLT:
-		for l := range 32 {
-			r |= b2u(a[l] < b[l]) << l
-		}
-	case cmpLE:
-		for l := range 32 {
-			r |= b2u(a[l] <= b[l]) << l
-		}
-	case cmpGT:
-		for l := range 32 {
-			r |= b2u(a[l] > b[l]) << l
-		}
-	case cmpGE:
-		for l := range 32 {
-			r |= b2u(a[l] >= b[l]) << l
-		}
-	}
-	return r
+	return compareU(cmp, &x, &y)
 }
 
 // access checks a load of in.width bytes at addr by lane l and returns the
