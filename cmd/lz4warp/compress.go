@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/binary"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"time"
@@ -40,16 +41,9 @@ func runCompress(e *env, args []string) error {
 	ff.register(fs)
 	backend := fs.String("backend", "auto", "backend: auto, scalar, simd or gpu")
 	batch := fs.Int("batch", lz4warp.DefaultConfig().BatchSize, "pages per CompressBatch call")
-	operands, err := parseInterspersed(fs, args)
+	operand, err := singleOperand(fs, args)
 	if err != nil {
 		return err
-	}
-	if len(operands) > 1 {
-		return usagef("one input at most, got %d", len(operands))
-	}
-	operand := ""
-	if len(operands) == 1 {
-		operand = operands[0]
 	}
 	outPath, err := outputPath(ff.out, operand, suffix, true)
 	if err != nil {
@@ -72,20 +66,29 @@ func runCompress(e *env, args []string) error {
 	})
 }
 
+// singleOperand parses the flags and returns the one optional file operand
+// ("" for none).
+func singleOperand(fs *flag.FlagSet, args []string) (string, error) {
+	operands, err := parseInterspersed(fs, args)
+	if err != nil {
+		return "", err
+	}
+	if len(operands) > 1 {
+		return "", usagef("one input at most, got %d", len(operands))
+	}
+	if len(operands) == 1 {
+		return operands[0], nil
+	}
+	return "", nil
+}
+
 func runDecompress(e *env, args []string) error {
 	fs := newFlags(e, "decompress", "[file|-]")
 	var ff fileFlags
 	ff.register(fs)
-	operands, err := parseInterspersed(fs, args)
+	operand, err := singleOperand(fs, args)
 	if err != nil {
 		return err
-	}
-	if len(operands) > 1 {
-		return usagef("one input at most, got %d", len(operands))
-	}
-	operand := ""
-	if len(operands) == 1 {
-		operand = operands[0]
 	}
 	outPath, err := outputPath(ff.out, operand, suffix, false)
 	if err != nil {
