@@ -24,7 +24,7 @@ const childEnv = "LZ4WARP_FALS_EXPERIMENT"
 
 const outcomeMarker = "lz4warp-falsification-outcome: "
 
-// Checks FALS-4, FALS-5, FALS-6, FALS-7: every experiment runs on the
+// Checks DOC-8, FALS-4, FALS-5, FALS-6, FALS-7: every experiment runs on the
 // device and shows its recorded outcome, memcheck included where
 // compute-sanitizer is installed; the tables of this run are printed.
 func TestDevice(t *testing.T) {

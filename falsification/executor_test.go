@@ -32,7 +32,7 @@ var executorWant = map[string]string{
 	"F082-13": "out of bounds: st.global.u32",
 }
 
-// Checks FALS-9: on internal/ptxexec, the claim's ill-typed address
+// Checks DOC-8, FALS-9: on internal/ptxexec, the claim's ill-typed address
 // computation does not load (nor does F082-2, valid PTX outside the dialect),
 // the loads that no barrier orders after their neighbour's store are races, every failure of the device runs is the
 // out-of-bounds access it is (the executor, unlike the GPU, also catches
