@@ -22,14 +22,14 @@ func DecompressBlock(dst, src []byte) (int, error) {
 	in, out := 0, 0
 	for {
 		// The common sequence, with room on both sides: fewer than 15
-		// literals and a match of at most 18 bytes. It takes every check
-		// of sequence that can fail and no other.
+		// literals. It takes every check of sequence that can fail, in
+		// the same order, and no other.
 		if len(src)-in >= 18 && len(dst)-out >= 40 {
 			// Fixed-size windows on both sides: one bounds check each,
 			// then constant-bounded indexing.
 			s := (*[18]byte)(src[in : in+18])
 			token := s[0]
-			if token < 15<<4 && token&15 < 15 {
+			if token < 15<<4 {
 				lit := uint(token>>4) & 15
 				d := (*[40]byte)(dst[out : out+40])
 				*(*[16]byte)(d[0:16]) = *(*[16]byte)(s[1:17])
@@ -38,6 +38,19 @@ func DecompressBlock(dst, src []byte) (int, error) {
 				out += int(lit)
 				if offset == 0 || offset > out {
 					return 0, ErrCorrupt
+				}
+				if token&15 == 15 {
+					// A long match: the checks of sequence that remain.
+					matchLen, next, err := readLength(src, in, 15)
+					if err != nil {
+						return 0, err
+					}
+					if matchLen += minMatch; matchLen > len(dst)-out {
+						return 0, ErrShortBuffer
+					}
+					copyMatch(dst, out, offset, matchLen)
+					in, out = next, out+matchLen
+					continue
 				}
 				matchLen := int(token&15) + minMatch
 				if offset >= 8 {
@@ -110,39 +123,36 @@ func sequence(dst, src []byte, in, out int) (int, int, bool, error) {
 
 // copyMatch copies length bytes from out-offset to out, where the source
 // may overlap the destination (offset < length repeats a pattern). The
-// caller has checked that out+length <= len(dst) and offset <= out.
+// caller has checked that out+length <= len(dst) and offset <= out. Chunks
+// may write past out+length while they stay inside dst; the last bytes that
+// no chunk can cover are copied one at a time.
 func copyMatch(dst []byte, out, offset, length int) {
 	from, end := out-offset, out+length
-	if end+8 > len(dst) {
-		// Near the end of dst: byte by byte, never past end.
-		for i := out; i < end; i++ {
-			dst[i] = dst[i-offset]
+	switch {
+	case offset >= 16:
+		// Each 16-byte load reads only bytes written before it.
+		for ; out < end && out+16 <= len(dst); out, from = out+16, from+16 {
+			*(*[16]byte)(dst[out : out+16]) = *(*[16]byte)(dst[from : from+16])
 		}
-		return
-	}
-	// Writes up to 15 bytes past end, still inside dst.
-	if offset >= 16 && end+16 <= len(dst) {
-		for ; out < end; out, from = out+16, from+16 {
-			*(*[16]byte)(dst[out:]) = *(*[16]byte)(dst[from:])
+	case offset >= 8:
+		for ; out < end && out+8 <= len(dst); out, from = out+8, from+8 {
+			*(*[8]byte)(dst[out : out+8]) = *(*[8]byte)(dst[from : from+8])
 		}
-		return
-	}
-	if offset >= 8 {
-		// Each 8-byte load reads only bytes written before it.
-		for ; out < end; out, from = out+8, from+8 {
-			binary.LittleEndian.PutUint64(dst[out:], binary.LittleEndian.Uint64(dst[from:]))
+	case out+8 <= len(dst):
+		// A period shorter than 8: write the first 8 bytes one at a time,
+		// then copy 8 bytes at a time from a whole number of periods back,
+		// at least 8 bytes away.
+		d := (*[8]byte)(dst[out : out+8])
+		for i := range d {
+			d[i] = dst[from+i]
 		}
-		return
+		step := offset * ((8 + offset - 1) / offset)
+		for out += 8; out < end && out+8 <= len(dst); out += 8 {
+			*(*[8]byte)(dst[out : out+8]) = *(*[8]byte)(dst[out-step : out-step+8])
+		}
 	}
-	// A period shorter than 8: write the first 8 bytes one at a time, then
-	// copy 8 bytes at a time from a whole number of periods back, at least
-	// 8 bytes away.
-	for i := 0; i < 8; i++ {
-		dst[out+i] = dst[from+i]
-	}
-	step := offset * ((8 + offset - 1) / offset)
-	for out += 8; out < end; out += 8 {
-		binary.LittleEndian.PutUint64(dst[out:], binary.LittleEndian.Uint64(dst[out-step:]))
+	for ; out < end; out++ {
+		dst[out] = dst[out-offset]
 	}
 }
 
@@ -176,9 +186,10 @@ func DecodePage(dst *[PageSize]byte, kind Kind, data []byte) error {
 		if len(data) != 8 {
 			return fmt.Errorf("%w: same-filled payload of %d bytes, want 8", ErrBadKind, len(data))
 		}
-		w := binary.LittleEndian.Uint64(data)
-		for i := 0; i < PageSize; i += 8 {
-			binary.LittleEndian.PutUint64(dst[i:], w)
+		// Doubling copies: a few vectorised moves.
+		n := copy(dst[:], data)
+		for n < PageSize {
+			n += copy(dst[n:], dst[:n])
 		}
 		return nil
 	case KindLZ4:
