@@ -21,53 +21,69 @@ func DecompressBlock(dst, src []byte) (int, error) {
 	dst, src = dst[:len(dst):len(dst)], src[:len(src):len(src)]
 	in, out := 0, 0
 	for {
-		// The common sequence, with room on both sides: fewer than 15
-		// literals. It takes every check of sequence that can fail, in
-		// the same order, and no other.
-		if len(src)-in >= 18 && len(dst)-out >= 40 {
-			// Fixed-size windows on both sides: one bounds check each,
-			// then constant-bounded indexing.
+		// With room on both sides, a sequence takes the fast path: every
+		// check of sequence that can fail there, in the same order, and
+		// no other.
+		if len(src)-in >= 18 && len(dst)-out >= 16 {
 			s := (*[18]byte)(src[in : in+18])
 			token := s[0]
-			if token < 15<<4 {
-				lit := uint(token>>4) & 15
-				d := (*[40]byte)(dst[out : out+40])
-				*(*[16]byte)(d[0:16]) = *(*[16]byte)(s[1:17])
-				offset := int(s[1+lit]) | int(s[2+lit])<<8
+			var offset int
+			if lit := uint(token >> 4); lit < 15 {
+				// Fewer than 15 literals: one 16-byte move, inside
+				// both windows.
+				*(*[16]byte)(dst[out : out+16]) = *(*[16]byte)(s[1:17])
+				offset = int(s[1+lit]) | int(s[2+lit])<<8
 				in += 3 + int(lit)
 				out += int(lit)
-				if offset == 0 || offset > out {
+			} else {
+				litLen, next, err := readLength(src, in+1, 15)
+				if err != nil {
+					return 0, err
+				}
+				if litLen > len(src)-next {
 					return 0, ErrCorrupt
 				}
-				if token&15 == 15 {
-					// A long match: the checks of sequence that remain.
-					matchLen, next, err := readLength(src, in, 15)
-					if err != nil {
-						return 0, err
-					}
-					if matchLen += minMatch; matchLen > len(dst)-out {
-						return 0, ErrShortBuffer
-					}
-					copyMatch(dst, out, offset, matchLen)
-					in, out = next, out+matchLen
-					continue
+				if litLen > len(dst)-out {
+					return 0, ErrShortBuffer
 				}
-				matchLen := int(token&15) + minMatch
-				if offset >= 8 {
-					// Within the window: out+24 is at most 38 bytes past
-					// the window's start. The 8-byte steps read only
-					// bytes already written.
-					m := d[lit : lit+24]
-					f := dst[out-offset : out-offset+24]
-					*(*[8]byte)(m[0:8]) = *(*[8]byte)(f[0:8])
-					*(*[8]byte)(m[8:16]) = *(*[8]byte)(f[8:16])
-					*(*[8]byte)(m[16:24]) = *(*[8]byte)(f[16:24])
-				} else {
-					copyMatch(dst, out, offset, matchLen)
+				copy(dst[out:out+litLen], src[next:next+litLen])
+				in, out = next+litLen, out+litLen
+				if in == len(src) {
+					return out, nil // the last sequence has literals only
 				}
-				out += matchLen
-				continue
+				if len(src)-in < 2 {
+					return 0, ErrCorrupt
+				}
+				offset = int(src[in]) | int(src[in+1])<<8
+				in += 2
 			}
+			if offset == 0 || offset > out {
+				return 0, ErrCorrupt
+			}
+			matchLen := int(token&15) + minMatch
+			if matchLen == 15+minMatch {
+				var err error
+				if matchLen, in, err = readLength(src, in, 15); err != nil {
+					return 0, err
+				}
+				matchLen += minMatch
+			}
+			if matchLen <= 24 && offset >= 8 && len(dst)-out >= 24 {
+				// A short match: fixed moves that may write past it,
+				// inside dst, each reading only bytes written before it.
+				m := (*[24]byte)(dst[out : out+24])
+				f := (*[24]byte)(dst[out-offset : out-offset+24])
+				*(*[8]byte)(m[0:8]) = *(*[8]byte)(f[0:8])
+				*(*[8]byte)(m[8:16]) = *(*[8]byte)(f[8:16])
+				*(*[8]byte)(m[16:24]) = *(*[8]byte)(f[16:24])
+			} else {
+				if matchLen > len(dst)-out {
+					return 0, ErrShortBuffer
+				}
+				copyMatch(dst, out, offset, matchLen)
+			}
+			out += matchLen
+			continue
 		}
 		var err error
 		var done bool
