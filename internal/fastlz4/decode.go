@@ -202,10 +202,17 @@ func DecodePage(dst *[PageSize]byte, kind Kind, data []byte) error {
 		if len(data) != 8 {
 			return fmt.Errorf("%w: same-filled payload of %d bytes, want 8", ErrBadKind, len(data))
 		}
-		// Doubling copies: a few vectorised moves.
-		n := copy(dst[:], data)
-		for n < PageSize {
-			n += copy(dst[n:], dst[:n])
+		w := binary.LittleEndian.Uint64(data)
+		if w == 0 {
+			clear(dst[:]) // the common same-filled page
+			return nil
+		}
+		var line [64]byte
+		for i := 0; i < len(line); i += 8 {
+			binary.LittleEndian.PutUint64(line[i:], w)
+		}
+		for i := 0; i < PageSize; i += len(line) {
+			*(*[64]byte)(dst[i : i+64]) = line
 		}
 		return nil
 	case KindLZ4:
