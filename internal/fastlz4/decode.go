@@ -21,40 +21,69 @@ func DecompressBlock(dst, src []byte) (int, error) {
 	dst, src = dst[:len(dst):len(dst)], src[:len(src):len(src)]
 	in, out := 0, 0
 	for {
-		// The common sequence, with room on both sides: fewer than 15
-		// literals and a match of at most 18 bytes. It takes every check
-		// of sequence that can fail and no other.
-		if len(src)-in >= 18 && len(dst)-out >= 40 {
-			// Fixed-size windows on both sides: one bounds check each,
-			// then constant-bounded indexing.
+		// With room on both sides, a sequence takes the fast path: every
+		// check of sequence that can fail there, in the same order, and
+		// no other.
+		if len(src)-in >= 18 && len(dst)-out >= 16 {
 			s := (*[18]byte)(src[in : in+18])
 			token := s[0]
-			if token < 15<<4 && token&15 < 15 {
-				lit := uint(token>>4) & 15
-				d := (*[40]byte)(dst[out : out+40])
-				*(*[16]byte)(d[0:16]) = *(*[16]byte)(s[1:17])
-				offset := int(s[1+lit]) | int(s[2+lit])<<8
+			var offset int
+			if lit := uint(token >> 4); lit < 15 {
+				// Fewer than 15 literals: one 16-byte move, inside
+				// both windows.
+				*(*[16]byte)(dst[out : out+16]) = *(*[16]byte)(s[1:17])
+				offset = int(s[1+lit]) | int(s[2+lit])<<8
 				in += 3 + int(lit)
 				out += int(lit)
-				if offset == 0 || offset > out {
+			} else {
+				litLen, next, err := readLength(src, in+1, 15)
+				if err != nil {
+					return 0, err
+				}
+				if litLen > len(src)-next {
 					return 0, ErrCorrupt
 				}
-				matchLen := int(token&15) + minMatch
-				if offset >= 8 {
-					// Within the window: out+24 is at most 38 bytes past
-					// the window's start. The 8-byte steps read only
-					// bytes already written.
-					m := d[lit : lit+24]
-					f := dst[out-offset : out-offset+24]
-					*(*[8]byte)(m[0:8]) = *(*[8]byte)(f[0:8])
-					*(*[8]byte)(m[8:16]) = *(*[8]byte)(f[8:16])
-					*(*[8]byte)(m[16:24]) = *(*[8]byte)(f[16:24])
-				} else {
-					copyMatch(dst, out, offset, matchLen)
+				if litLen > len(dst)-out {
+					return 0, ErrShortBuffer
 				}
-				out += matchLen
-				continue
+				copy(dst[out:out+litLen], src[next:next+litLen])
+				in, out = next+litLen, out+litLen
+				if in == len(src) {
+					return out, nil // the last sequence has literals only
+				}
+				if len(src)-in < 2 {
+					return 0, ErrCorrupt
+				}
+				offset = int(src[in]) | int(src[in+1])<<8
+				in += 2
 			}
+			if offset == 0 || offset > out {
+				return 0, ErrCorrupt
+			}
+			matchLen := int(token&15) + minMatch
+			if matchLen == 15+minMatch {
+				var err error
+				if matchLen, in, err = readLength(src, in, 15); err != nil {
+					return 0, err
+				}
+				matchLen += minMatch
+			}
+			if matchLen <= 24 && offset >= 8 && len(dst)-out >= 24 {
+				// A short match: fixed moves that may write past it,
+				// inside dst, each reading only bytes written before it.
+				m := (*[24]byte)(dst[out : out+24])
+				f := (*[24]byte)(dst[out-offset : out-offset+24])
+				*(*[8]byte)(m[0:8]) = *(*[8]byte)(f[0:8])
+				*(*[8]byte)(m[8:16]) = *(*[8]byte)(f[8:16])
+				*(*[8]byte)(m[16:24]) = *(*[8]byte)(f[16:24])
+			} else {
+				if matchLen > len(dst)-out {
+					return 0, ErrShortBuffer
+				}
+				copyMatch(dst, out, offset, matchLen)
+			}
+			out += matchLen
+			continue
 		}
 		var err error
 		var done bool
@@ -110,39 +139,36 @@ func sequence(dst, src []byte, in, out int) (int, int, bool, error) {
 
 // copyMatch copies length bytes from out-offset to out, where the source
 // may overlap the destination (offset < length repeats a pattern). The
-// caller has checked that out+length <= len(dst) and offset <= out.
+// caller has checked that out+length <= len(dst) and offset <= out. Chunks
+// may write past out+length while they stay inside dst; the last bytes that
+// no chunk can cover are copied one at a time.
 func copyMatch(dst []byte, out, offset, length int) {
 	from, end := out-offset, out+length
-	if end+8 > len(dst) {
-		// Near the end of dst: byte by byte, never past end.
-		for i := out; i < end; i++ {
-			dst[i] = dst[i-offset]
+	switch {
+	case offset >= 16:
+		// Each 16-byte load reads only bytes written before it.
+		for ; out < end && out+16 <= len(dst); out, from = out+16, from+16 {
+			*(*[16]byte)(dst[out : out+16]) = *(*[16]byte)(dst[from : from+16])
 		}
-		return
-	}
-	// Writes up to 15 bytes past end, still inside dst.
-	if offset >= 16 && end+16 <= len(dst) {
-		for ; out < end; out, from = out+16, from+16 {
-			*(*[16]byte)(dst[out:]) = *(*[16]byte)(dst[from:])
+	case offset >= 8:
+		for ; out < end && out+8 <= len(dst); out, from = out+8, from+8 {
+			*(*[8]byte)(dst[out : out+8]) = *(*[8]byte)(dst[from : from+8])
 		}
-		return
-	}
-	if offset >= 8 {
-		// Each 8-byte load reads only bytes written before it.
-		for ; out < end; out, from = out+8, from+8 {
-			binary.LittleEndian.PutUint64(dst[out:], binary.LittleEndian.Uint64(dst[from:]))
+	case out+8 <= len(dst):
+		// A period shorter than 8: write the first 8 bytes one at a time,
+		// then copy 8 bytes at a time from a whole number of periods back,
+		// at least 8 bytes away.
+		d := (*[8]byte)(dst[out : out+8])
+		for i := range d {
+			d[i] = dst[from+i]
 		}
-		return
+		step := offset * ((8 + offset - 1) / offset)
+		for out += 8; out < end && out+8 <= len(dst); out += 8 {
+			*(*[8]byte)(dst[out : out+8]) = *(*[8]byte)(dst[out-step : out-step+8])
+		}
 	}
-	// A period shorter than 8: write the first 8 bytes one at a time, then
-	// copy 8 bytes at a time from a whole number of periods back, at least
-	// 8 bytes away.
-	for i := 0; i < 8; i++ {
-		dst[out+i] = dst[from+i]
-	}
-	step := offset * ((8 + offset - 1) / offset)
-	for out += 8; out < end; out += 8 {
-		binary.LittleEndian.PutUint64(dst[out:], binary.LittleEndian.Uint64(dst[out-step:]))
+	for ; out < end; out++ {
+		dst[out] = dst[out-offset]
 	}
 }
 
@@ -177,8 +203,16 @@ func DecodePage(dst *[PageSize]byte, kind Kind, data []byte) error {
 			return fmt.Errorf("%w: same-filled payload of %d bytes, want 8", ErrBadKind, len(data))
 		}
 		w := binary.LittleEndian.Uint64(data)
-		for i := 0; i < PageSize; i += 8 {
-			binary.LittleEndian.PutUint64(dst[i:], w)
+		if w == 0 {
+			clear(dst[:]) // the common same-filled page
+			return nil
+		}
+		var line [64]byte
+		for i := 0; i < len(line); i += 8 {
+			binary.LittleEndian.PutUint64(line[i:], w)
+		}
+		for i := 0; i < PageSize; i += len(line) {
+			*(*[64]byte)(dst[i : i+64]) = line
 		}
 		return nil
 	case KindLZ4:
