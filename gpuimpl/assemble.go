@@ -14,13 +14,8 @@ import (
 // one allocation per worker. A meta word that GPU-1 does not allow is an
 // error wrapping ErrFault.
 func assemble(out []Output, pages [][PageSize]byte, meta, slots []byte) error {
-	return assembleOn(parallel, out, pages, meta, slots)
-}
-
-// assembleOn is assemble with its pieces run by split.
-func assembleOn(split splitter, out []Output, pages [][PageSize]byte, meta, slots []byte) error {
 	errs := make([]error, len(out))
-	split(len(out), 256, func(lo, hi int) {
+	parallel(len(out), 256, func(lo, hi int) {
 		parts := make([][]byte, hi-lo)
 		for i := lo; i < hi; i++ {
 			word := binary.LittleEndian.Uint32(meta[4*i:])

@@ -171,6 +171,7 @@ type slot struct {
 	dDst   cudart.DevicePtr
 	ev     [4]*cudart.Event // before H2D, before the kernel, after it, after D2H
 	lo, n  int              // the pages in flight: pages[lo:lo+n]
+	busy   bool
 }
 
 // ErrClosed reports the use of a closed Engine.
@@ -355,10 +356,8 @@ func (e *Engine) prepare() error {
 
 // run streams the batch through the ring (RT-6, RT-7). With AsyncDMA each
 // slot has its own stream: while slot k's kernel runs, slot k+1's pages
-// are copied in and slot k-1's results copied out. The host's two copies
-// overlap too: this goroutine stages chunk k+1 while another assembles
-// chunk k-1, both on one set of workers, one per core. Without AsyncDMA
-// the one slot runs its stages in order and the host waits for each chunk.
+// are staged and copied in and slot k-1's results copied out. Without it,
+// one slot runs its stages in order and the host waits for each chunk.
 func (e *Engine) run(pages [][PageSize]byte, out []Output) (Timings, error) {
 	var t Timings
 	b := e.opts.BatchPages
@@ -371,61 +370,50 @@ func (e *Engine) run(pages [][PageSize]byte, out []Output) (Timings, error) {
 		}
 		return t, errors.New("gpuimpl: an allocation of 1 PiB succeeded")
 	}
-	w := startWorkers()
-	defer w.stop()
-	// The assembler finishes the issued chunks in issue order and reports
-	// each one on done; chunk c reuses the slot of chunk c-len(slots), so
-	// staging it waits for that chunk's report.
-	issued := make(chan *slot, len(e.slots))
-	done := make(chan error, len(e.slots))
-	var at Timings // the assembler's; read after its last report
-	go func() {
-		for s := range issued {
-			done <- e.finish(s, pages, out, &at, w.parallel)
-		}
-	}()
-	sent, reported := 0, 0
-	err := func() error {
-		for c := range chunks {
-			s := e.slots[c%len(e.slots)]
-			if c >= len(e.slots) {
-				reported++
-				if err := <-done; err != nil {
-					return err
-				}
-			}
-			s.lo, s.n = c*b, min(b, len(pages)-c*b)
-			staged := time.Now()
-			copyOn(w.parallel, s.src.Bytes[:s.n*PageSize], pageBytes(pages[s.lo:s.lo+s.n]))
-			t.Stage += time.Since(staged)
-			if c == 0 {
-				if err := e.begin.Record(s.stream); err != nil {
-					return err
-				}
-			}
-			if err := e.issue(s, fault); err != nil {
-				return err
-			}
-			fault = NoFault
-			issued <- s
-			sent++
-		}
-		for _, s := range e.slots[:min(chunks, len(e.slots))] {
-			if err := e.tail.Wait(s.ev[3]); err != nil {
-				return err
+	for c := range chunks {
+		s := e.slots[c%len(e.slots)]
+		if s.busy {
+			if err := e.finish(s, pages, out, &t); err != nil {
+				return t, err
 			}
 		}
-		return e.end.Record(e.tail)
-	}()
-	close(issued)
-	for ; reported < sent; reported++ {
-		if derr := <-done; err == nil {
-			err = derr
+		s.lo, s.n = c*b, min(b, len(pages)-c*b)
+		staged := time.Now()
+		parallelCopy(s.src.Bytes[:s.n*PageSize], pageBytes(pages[s.lo:s.lo+s.n]))
+		t.Stage += time.Since(staged)
+		if c == 0 {
+			if err := e.begin.Record(s.stream); err != nil {
+				return t, err
+			}
+		}
+		if err := e.issue(s, fault); err != nil {
+			return t, err
+		}
+		fault = NoFault
+		if !e.opts.AsyncDMA {
+			if err := e.finish(s, pages, out, &t); err != nil {
+				return t, err
+			}
 		}
 	}
-	t.H2D, t.Kernel, t.D2H, t.Assemble = at.H2D, at.Kernel, at.D2H, at.Assemble
-	if err != nil {
+	for _, s := range e.slots {
+		if s.busy {
+			if err := e.tail.Wait(s.ev[3]); err != nil {
+				return t, err
+			}
+		}
+	}
+	if err := e.end.Record(e.tail); err != nil {
 		return t, err
+	}
+	for i := range e.slots {
+		// Finish in issue order, which the slots follow round-robin.
+		s := e.slots[(chunks+i)%len(e.slots)]
+		if s.busy {
+			if err := e.finish(s, pages, out, &t); err != nil {
+				return t, err
+			}
+		}
 	}
 	if err := e.end.Synchronize(); err != nil {
 		return t, err
@@ -439,6 +427,7 @@ func (e *Engine) run(pages [][PageSize]byte, out []Output) (Timings, error) {
 // stream, with events between the stages.
 func (e *Engine) issue(s *slot, fault Fault) error {
 	st := s.stream
+	s.busy = true
 	meta := uint64(s.dMeta)
 	if fault == FaultIllegalAddress {
 		meta = 1 << 46 // no allocation is there
@@ -476,11 +465,12 @@ func (e *Engine) issue(s *slot, fault Fault) error {
 }
 
 // finish waits for a slot's chunk, adds its stage times and assembles its
-// pages' outputs with split.
-func (e *Engine) finish(s *slot, pages [][PageSize]byte, out []Output, t *Timings, split splitter) error {
+// pages' outputs.
+func (e *Engine) finish(s *slot, pages [][PageSize]byte, out []Output, t *Timings) error {
 	if err := s.ev[3].Synchronize(); err != nil {
 		return err
 	}
+	s.busy = false
 	for i, dst := range []*time.Duration{&t.H2D, &t.Kernel, &t.D2H} {
 		d, err := s.ev[i].Elapsed(s.ev[i+1])
 		if err != nil {
@@ -489,7 +479,7 @@ func (e *Engine) finish(s *slot, pages [][PageSize]byte, out []Output, t *Timing
 		*dst += d
 	}
 	start := time.Now()
-	err := assembleOn(split, out[s.lo:s.lo+s.n], pages[s.lo:s.lo+s.n], s.meta.Bytes[:4*s.n], s.dst.Bytes[:OutSlot*s.n])
+	err := assemble(out[s.lo:s.lo+s.n], pages[s.lo:s.lo+s.n], s.meta.Bytes[:4*s.n], s.dst.Bytes[:OutSlot*s.n])
 	t.Assemble += time.Since(start)
 	return err
 }
