@@ -3,7 +3,6 @@ package falsification
 import (
 	"context"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -11,12 +10,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lz4warp/lz4warp/internal/golden"
+
 	"github.com/lz4warp/lz4warp/gpuimpl"
 	"github.com/lz4warp/lz4warp/internal/ptx"
 	"github.com/lz4warp/lz4warp/internal/ptxas"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden experiment PTX under testdata/")
 
 // Checks FALS-1: every experiment is complete and its ID unique.
 func TestExperimentsComplete(t *testing.T) {
@@ -126,21 +125,7 @@ func TestAssembly(t *testing.T) {
 // Checks FALS-3: golden copies of every experiment's sm_90 text.
 func TestGolden(t *testing.T) {
 	for _, e := range Experiments() {
-		path := filepath.Join("testdata", e.ID+".ptx")
-		got := e.PTX(90)
-		if *update {
-			if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (run go test ./falsification -update to create it)", err)
-		}
-		if string(want) != got {
-			t.Errorf("%s differs from %s's kernel; if intended, run go test ./falsification -update\n%s", path, e.ID, got)
-		}
+		golden.Check(t, filepath.Join("testdata", e.ID+".ptx"), []byte(e.PTX(90)))
 	}
 }
 
@@ -287,14 +272,14 @@ func TestSpecTables(t *testing.T) {
 			t.Fatalf("%s: no %s table markers", path, claim)
 		}
 		if got := spec[i+len(begin) : j]; got != b.String() {
-			if *update {
+			if golden.Updating() {
 				spec = spec[:i+len(begin)] + b.String() + spec[j:]
 				continue
 			}
 			t.Errorf("%s: the %s table differs from the recorded outcomes (go test ./falsification -update rewrites it):\n%s", path, claim, b.String())
 		}
 	}
-	if *update && spec != string(raw) {
+	if golden.Updating() && spec != string(raw) {
 		if err := os.WriteFile(path, []byte(spec), 0o644); err != nil {
 			t.Fatal(err)
 		}

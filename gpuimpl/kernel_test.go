@@ -3,17 +3,15 @@ package gpuimpl
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/lz4warp/lz4warp/internal/golden"
+
 	"github.com/lz4warp/lz4warp/internal/ptxas"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden kernel PTX under testdata/")
 
 // Targets lists the architectures of GPU-2.
 var Targets = []int{70, 75, 80, 86, 89, 90}
@@ -26,21 +24,7 @@ const (
 // Checks GPU-3: the kernel text is fixed by golden files, one per target.
 func TestKernelGolden(t *testing.T) {
 	for _, sm := range Targets {
-		path := filepath.Join("testdata", fmt.Sprintf("lz4warp_pages_sm%d.ptx", sm))
-		got := KernelPTX(sm)
-		if *update {
-			if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (run go test ./gpuimpl -update to create it)", err)
-		}
-		if string(want) != got {
-			t.Errorf("%s differs from KernelPTX(%d); if the change is intended, run go test ./gpuimpl -update", path, sm)
-		}
+		golden.Check(t, filepath.Join("testdata", fmt.Sprintf("lz4warp_pages_sm%d.ptx", sm)), []byte(KernelPTX(sm)))
 	}
 }
 

@@ -3,14 +3,12 @@ package reference
 import (
 	"bytes"
 	"encoding/hex"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+	"github.com/lz4warp/lz4warp/internal/golden"
+)
 
 // Blocks worked out by hand from spec/parse.md, so that a change to the
 // parse cannot pass unnoticed.
@@ -56,23 +54,7 @@ func TestGoldenPages(t *testing.T) { // Checks PAGE-3, PAGE-4, PAGE-5, PARSE-8.
 		var dst [PageBound]byte
 		kind, n := EncodePage(dst[:], page)
 		got := append([]byte(kind.String()+"\n"), hex.EncodeToString(dst[:n])...)
-		path := filepath.Join("testdata", "golden", name+".hex")
-		if *update {
-			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(path, got, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (run go test -update to create it)", err)
-		}
-		if !bytes.Equal(got, want) {
-			t.Errorf("%s: payload differs from %s", name, path)
-		}
+		golden.Check(t, filepath.Join("testdata", "golden", name+".hex"), got)
 	}
 }
 

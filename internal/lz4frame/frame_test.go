@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -13,12 +12,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lz4warp/lz4warp/internal/golden"
+
 	"github.com/lz4warp/lz4warp/internal/lz4cmd"
 	"github.com/lz4warp/lz4warp/reference"
 	"github.com/pierrec/lz4/v4"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.lz4 with the lz4 command")
 
 // sample is deterministic data of n bytes mixing words, zero runs and
 // random bytes, so that frames hold LZ4 and stored blocks.
@@ -228,7 +227,7 @@ func TestGoldenLZ4Frames(t *testing.T) {
 	data := sample(70000, 13)
 	for name, args := range lz4Variants {
 		path := filepath.Join("testdata", name+".lz4")
-		if *update {
+		if golden.Updating() {
 			frame := lz4cmd.Run(t, data, append([]string{"-c", "-q"}, args...)...)
 			if err := os.WriteFile(path, frame, 0o644); err != nil {
 				t.Fatal(err)
@@ -254,7 +253,7 @@ func skippable(n int) []byte {
 // Checks CLI-5: concatenated frames of every kind read as one stream.
 func TestConcatenated(t *testing.T) {
 	a, b := sample(9000, 21), sample(20000, 22)
-	legacy := golden(t, "legacy")
+	legacy := goldenFrame(t, "legacy")
 	var stream []byte
 	stream = append(stream, skippable(10)...)
 	stream = append(stream, encode(t, a, WriterOptions{})...)
@@ -273,7 +272,7 @@ func TestConcatenated(t *testing.T) {
 	}
 }
 
-func golden(t *testing.T, name string) []byte {
+func goldenFrame(t *testing.T, name string) []byte {
 	b, err := os.ReadFile(filepath.Join("testdata", name+".lz4"))
 	if err != nil {
 		t.Fatal(err)

@@ -3,17 +3,15 @@ package ptx
 import (
 	"context"
 	"errors"
-	"flag"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/lz4warp/lz4warp/internal/golden"
+
 	"github.com/lz4warp/lz4warp/internal/ptxas"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden PTX files under testdata/")
 
 // Targets every supported architecture (GPU-2).
 var targets = []int{70, 75, 80, 86, 89, 90}
@@ -143,20 +141,7 @@ func formsKernel(sm int) *Module {
 
 func goldenCompare(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs from the builder's output; if the change is intended, run go test -update\n--- got ---\n%s", path, got)
-	}
+	golden.Check(t, filepath.Join("testdata", name), []byte(got))
 }
 
 // Checks GPU-3: the emitted text is fixed by golden files.
