@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math/bits"
 	"sync"
+	"unsafe"
 
 	"github.com/lz4warp/lz4warp/reference"
 )
@@ -48,17 +49,17 @@ var (
 func CompressBlockBound(n int) int { return reference.CompressBlockBound(n) }
 
 // Encoder holds the hash table of the canonical parse. Reusing one Encoder
-// for many blocks costs no allocation and no clearing. An Encoder is not
-// safe for concurrent use; the package-level functions draw Encoders from a
-// pool.
+// for many blocks costs no allocation. An Encoder is not safe for
+// concurrent use; the package-level functions draw Encoders from a pool.
 type Encoder struct {
-	// table[h] describes the latest position q with hash h (PARSE-1) as
-	// u32(q)<<32 | gen<<16 | q+1. Keeping u32(q) saves the dependent load
-	// that verifies a candidate (PARSE-3); the generation tag gen, one per
-	// block, makes entries of earlier blocks mismatch, so the table is
-	// cleared only when gen wraps.
-	table [1 << hashLog]uint64
-	gen   uint64
+	// table[h] is the latest position with hash h (PARSE-1), as 16 bits.
+	// It is cleared for each block, so that every entry is a position of
+	// the current block before the one looked up: the loads that verify a
+	// candidate (PARSE-3) stay inside src. A cleared entry reads as
+	// position 0, which is harmless: a position whose candidate would
+	// wrongly be 0 has the hash of position 0, whose entry is therefore no
+	// longer clear.
+	table [1 << hashLog]uint16
 }
 
 var encoders = sync.Pool{New: func() any { return new(Encoder) }}
@@ -121,38 +122,37 @@ func (e *Encoder) CompressBlock(dst, src []byte) (int, error) {
 	// makes against the capacity, hold against the length.
 	src, dst = src[:n:n], dst[:len(dst):len(dst)]
 	var err error
-	e.gen = (e.gen + 1) & 0xffff
-	if e.gen == 0 {
-		clear(e.table[:])
-		e.gen = 1
-	}
-	tag := e.gen << 16
-	table := &e.table
 	out, anchor := 0, 0
 	// The block cannot fit once the literals pending since anchor reach
 	// litLimit: the final block holds at least those literals and a token.
 	litLimit := len(dst) - out + anchor
 	if n >= mfLimit {
+		clear(e.table[:])
+		table := &e.table
+		s := bytesPointer(src)
 		last := n - mfLimit            // last visited position (PARSE-2, PARSE-6)
 		matchLimit := n - lastLiterals // a match ends at or before it (PARSE-4)
-		p, cursor := 0, 0              // cursor: where the parse resumes (PARSE-5)
+		// Position 0 has no candidate, and entering it writes 0 into a
+		// cleared entry: the scan starts at 1.
+		p := 1
 		for {
 			// Find the next position whose candidate verifies. The scan
 			// stops after the last visited position or where the pending
 			// literals alone no longer fit, whichever comes first.
 			stop := min(last+1, litLimit)
 			var c int
-			p, c = scan(table, src, tag, p, stop, cursor)
+			p, c = scan(table, s, p, stop)
 			if p >= stop {
 				if p >= litLimit {
 					return 0, ErrShortBuffer
 				}
 				break
 			}
-			// PARSE-4: extend 8 bytes at a time, then byte by byte.
+			// PARSE-4: extend 8 bytes at a time, then byte by byte. The
+			// loads end at or before matchLimit, inside src.
 			end, ref := p+minMatch, c+minMatch
 			for end+8 <= matchLimit {
-				x := binary.LittleEndian.Uint64(src[end:end+8]) ^ binary.LittleEndian.Uint64(src[ref:ref+8])
+				x := load64(s, end) ^ load64(s, ref)
 				if x != 0 {
 					end += bits.TrailingZeros64(x) >> 3
 					goto extended
@@ -180,9 +180,17 @@ func (e *Encoder) CompressBlock(dst, src []byte) (int, error) {
 			} else if out, err = putSequence(dst, out, src[anchor:p], p-c, matchLen); err != nil {
 				return 0, err
 			}
-			// PARSE-2: the positions inside the match enter the table too:
-			// the scan goes on from p+1, ignoring matches before end.
-			p, cursor, anchor = p+1, end, end
+			// PARSE-2: the positions inside the match, p+1 to end-1 (up to
+			// last), enter the table too. Inside the match, the word at q
+			// equals the word at q-(p-c); so a position q whose q+(p-c)
+			// also enters with a word wholly inside the match is
+			// overwritten by it, and need not enter at all. With a short
+			// offset (runs, repeated patterns) only the last p-c
+			// positions remain.
+			hi := min(end-1, last)
+			from := max(p+1, min(end-minMatch, last)-(p-c)+1)
+			insert(table, s, from, hi+1)
+			p, anchor = end, end
 			litLimit = len(dst) - out + anchor
 		}
 	}
@@ -207,73 +215,86 @@ func (e *Encoder) CompressBlock(dst, src []byte) (int, error) {
 }
 
 // scan visits positions p, p+1, ... below stop, entering each in the table
-// (PARSE-2), and returns the first at or after cursor whose candidate
-// verifies (PARSE-3), with that candidate, or stop. Visiting the positions
-// inside a match with the same loop, rather than a separate one, spares a
-// hard-to-predict loop exit per sequence. The caller guarantees
-// stop+7 <= len(src).
-func scan(table *[1 << hashLog]uint64, src []byte, tag uint64, p, stop, cursor int) (int, int) {
+// (PARSE-2), and returns the first whose candidate verifies (PARSE-3), with
+// that candidate, or stop. The caller guarantees stop+11 <= len(src), so
+// that the 8-byte loads at p stay inside src, and that every table entry
+// is a position of src before p.
+func scan(table *[1 << hashLog]uint16, s unsafe.Pointer, p, stop int) (int, int) {
 	// Four positions per 8-byte load v: the word at p+k is v>>(8k) cut to
-	// 32 bits, and sits in the top half of its key as v<<(32-8k) with the
-	// low half cleared. An entry matches when its word equals the current
-	// one and its tag is this block's: entry ^ key is then c+1, between 1
-	// and 0xffff; before cursor the result is forced to all ones.
+	// 32 bits.
 	for ; p+4 <= stop; p += 4 {
-		v := binary.LittleEndian.Uint64(src[p : p+8])
-		k0 := v<<32 | tag
-		h0 := hash(uint32(v))
-		c0 := (table[h0] ^ k0) - 1
-		table[h0] = k0 | uint64(p+1)
-		if p < cursor {
-			c0 = ^uint64(0)
+		v := load64(s, p)
+		u0 := uint32(v)
+		h0 := hash(u0)
+		c0 := int(table[h0])
+		table[h0] = uint16(p)
+		if load32(s, c0) == u0 {
+			return p, c0
 		}
-		if c0 < 0xffff {
-			return p, int(c0)
+		u1 := uint32(v >> 8)
+		h1 := hash(u1)
+		c1 := int(table[h1])
+		table[h1] = uint16(p + 1)
+		if load32(s, c1) == u1 {
+			return p + 1, c1
 		}
-		k1 := v<<24&^0xffffffff | tag
-		h1 := hash(uint32(v >> 8))
-		c1 := (table[h1] ^ k1) - 1
-		table[h1] = k1 | uint64(p+2)
-		if p+1 < cursor {
-			c1 = ^uint64(0)
+		u2 := uint32(v >> 16)
+		h2 := hash(u2)
+		c2 := int(table[h2])
+		table[h2] = uint16(p + 2)
+		if load32(s, c2) == u2 {
+			return p + 2, c2
 		}
-		if c1 < 0xffff {
-			return p + 1, int(c1)
-		}
-		k2 := v<<16&^0xffffffff | tag
-		h2 := hash(uint32(v >> 16))
-		c2 := (table[h2] ^ k2) - 1
-		table[h2] = k2 | uint64(p+3)
-		if p+2 < cursor {
-			c2 = ^uint64(0)
-		}
-		if c2 < 0xffff {
-			return p + 2, int(c2)
-		}
-		k3 := v<<8&^0xffffffff | tag
-		h3 := hash(uint32(v >> 24))
-		c3 := (table[h3] ^ k3) - 1
-		table[h3] = k3 | uint64(p+4)
-		if p+3 < cursor {
-			c3 = ^uint64(0)
-		}
-		if c3 < 0xffff {
-			return p + 3, int(c3)
+		u3 := uint32(v >> 24)
+		h3 := hash(u3)
+		c3 := int(table[h3])
+		table[h3] = uint16(p + 3)
+		if load32(s, c3) == u3 {
+			return p + 3, c3
 		}
 	}
 	for ; p < stop; p++ {
-		key := uint64(binary.LittleEndian.Uint32(src[p:p+4]))<<32 | tag
-		h := hash(uint32(key >> 32))
-		c := (table[h] ^ key) - 1
-		table[h] = key | uint64(p+1)
-		if p < cursor {
-			c = ^uint64(0)
-		}
-		if c < 0xffff {
-			return p, int(c)
+		u := load32(s, p)
+		h := hash(u)
+		c := int(table[h])
+		table[h] = uint16(p)
+		if load32(s, c) == u {
+			return p, c
 		}
 	}
 	return stop, 0
+}
+
+// insert enters positions from to stop-1 in the table, without looking for
+// candidates. The caller guarantees stop+11 <= len(src).
+func insert(table *[1 << hashLog]uint16, s unsafe.Pointer, from, stop int) {
+	p := from
+	for ; p+4 <= stop; p += 4 {
+		v := load64(s, p)
+		table[hash(uint32(v))] = uint16(p)
+		table[hash(uint32(v>>8))] = uint16(p + 1)
+		table[hash(uint32(v>>16))] = uint16(p + 2)
+		table[hash(uint32(v>>24))] = uint16(p + 3)
+	}
+	for ; p < stop; p++ {
+		table[hash(load32(s, p))] = uint16(p)
+	}
+}
+
+// bytesPointer returns the address of b's first byte, for load32 and
+// load64, which the encoder's loops use in place of bounds-checked loads
+// (those roughly halve the scan's speed). Every caller proves its loads
+// in bounds.
+func bytesPointer(b []byte) unsafe.Pointer { return unsafe.Pointer(unsafe.SliceData(b)) }
+
+// load32 is the little-endian word at s+i.
+func load32(s unsafe.Pointer, i int) uint32 {
+	return binary.LittleEndian.Uint32((*[4]byte)(unsafe.Add(s, i))[:])
+}
+
+// load64 is the little-endian 8-byte word at s+i.
+func load64(s unsafe.Pointer, i int) uint64 {
+	return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(s, i))[:])
 }
 
 // putSequence writes a sequence of the given literals and a match of
