@@ -60,6 +60,8 @@ type Encoder struct {
 	// wrongly be 0 has the hash of position 0, whose entry is therefore no
 	// longer clear.
 	table [1 << hashLog]uint16
+	// cand[k] is the candidate of position base+k of the current chunk.
+	cand [64]uint16
 }
 
 var encoders = sync.Pool{New: func() any { return new(Encoder) }}
@@ -128,25 +130,55 @@ func (e *Encoder) CompressBlock(dst, src []byte) (int, error) {
 	litLimit := len(dst) - out + anchor
 	if n >= mfLimit {
 		clear(e.table[:])
-		table := &e.table
+		table, cand := &e.table, &e.cand
 		s := bytesPointer(src)
 		last := n - mfLimit            // last visited position (PARSE-2, PARSE-6)
 		matchLimit := n - lastLiterals // a match ends at or before it (PARSE-4)
-		// Position 0 has no candidate, and entering it writes 0 into a
-		// cleared entry: the scan starts at 1.
-		p := 1
+		// Positions enter the table in chunks of up to 64, [base, next):
+		// hashChunk enters them all, without a branch per position, and
+		// returns the set m of those whose candidate verifies; the greedy
+		// parse (PARSE-5) then takes from m the first one at or after
+		// cursor, and so on. After a chunk where no candidate verifies,
+		// the next positions past cursor go through scan, which stops at
+		// the first that verifies and is cheaper where there is none.
+		cursor := 1 // position 0 has no candidate
+		base, next, skipTo := 0, 0, 0
+		var m uint64 // position base+k at bit 63-k
+		sparse := false
 		for {
-			// Find the next position whose candidate verifies. The scan
-			// stops after the last visited position or where the pending
-			// literals alone no longer fit, whichever comes first.
-			stop := min(last+1, litLimit)
-			var c int
-			p, c = scan(table, s, p, stop)
-			if p >= stop {
-				if p >= litLimit {
+			var p, c int
+			if m &= ^uint64(0) >> uint(max(cursor-base, 0)); m != 0 {
+				p = base + bits.LeadingZeros64(m)
+				c = int(cand[(p-base)&63])
+			} else {
+				// The next positions to enter. Those from next to skipTo-1
+				// lie inside the last match, where they need not enter
+				// (see skipTo below) and take no match.
+				base = max(next, skipTo)
+				if base >= litLimit {
 					return 0, ErrShortBuffer
 				}
-				break
+				if base > last {
+					break
+				}
+				if !sparse || base < cursor {
+					cnt := min(64, last+1-base)
+					m = hashChunk(table, cand, s, base, cnt)
+					next = base + cnt
+					sparse = m == 0
+					continue
+				}
+				stop := min(last+1, litLimit)
+				if p, c = scan(table, s, base, stop); p >= stop {
+					if p >= litLimit {
+						return 0, ErrShortBuffer
+					}
+					break
+				}
+				next, sparse = p+1, false
+			}
+			if p >= litLimit {
+				return 0, ErrShortBuffer
 			}
 			// PARSE-4: extend 8 bytes at a time, then byte by byte. The
 			// loads end at or before matchLimit, inside src.
@@ -180,18 +212,15 @@ func (e *Encoder) CompressBlock(dst, src []byte) (int, error) {
 			} else if out, err = putSequence(dst, out, src[anchor:p], p-c, matchLen); err != nil {
 				return 0, err
 			}
-			// PARSE-2: the positions inside the match, p+1 to end-1 (up to
-			// last), enter the table too. Inside the match, the word at q
-			// equals the word at q-(p-c); so a position q whose q+(p-c)
-			// also enters with a word wholly inside the match is
-			// overwritten by it, and need not enter at all. With a short
-			// offset (runs, repeated patterns) only the last p-c
-			// positions remain.
-			hi := min(end-1, last)
-			from := max(p+1, min(end-minMatch, last)-(p-c)+1)
-			insert(table, s, from, hi+1)
-			p, anchor = end, end
+			cursor, anchor = end, end
 			litLimit = len(dst) - out + anchor
+			// PARSE-2: the positions inside the match enter the table too.
+			// But inside it the word at q equals the word at q-(p-c): a
+			// position q whose q+(p-c) also enters with a word wholly
+			// inside the match is overwritten by it, and need not enter.
+			// With a short offset (runs, repeated patterns) only the last
+			// p-c positions remain.
+			skipTo = min(end-minMatch, last) - (p - c) + 1
 		}
 	}
 	// PARSE-6: the block ends with the remaining bytes as literals.
@@ -212,6 +241,60 @@ func (e *Encoder) CompressBlock(dst, src []byte) (int, error) {
 	}
 	out += copy(dst[out:], src[anchor:])
 	return out, nil
+}
+
+// hashChunkGo enters positions base to base+cnt-1 (cnt <= 64) in the
+// table, writes each one's candidate to cand and returns the set of those
+// whose candidate verifies: position base+k at bit 63-k.
+func hashChunkGo(table *[1 << hashLog]uint16, cand *uint16, s unsafe.Pointer, base, cnt int) uint64 {
+	var m uint64
+	cp := unsafe.Pointer(cand)
+	p, stop := base, base+cnt
+	for ; p+4 <= stop; p += 4 {
+		v := load64(s, p)
+		u0 := uint32(v)
+		h0 := hash(u0)
+		c0 := table[h0]
+		table[h0] = uint16(p)
+		*(*uint16)(cp) = c0
+		u1 := uint32(v >> 8)
+		h1 := hash(u1)
+		c1 := table[h1]
+		table[h1] = uint16(p + 1)
+		*(*uint16)(unsafe.Add(cp, 2)) = c1
+		u2 := uint32(v >> 16)
+		h2 := hash(u2)
+		c2 := table[h2]
+		table[h2] = uint16(p + 2)
+		*(*uint16)(unsafe.Add(cp, 4)) = c2
+		u3 := uint32(v >> 24)
+		h3 := hash(u3)
+		c3 := table[h3]
+		table[h3] = uint16(p + 3)
+		*(*uint16)(unsafe.Add(cp, 6)) = c3
+		cp = unsafe.Add(cp, 8)
+		b01 := b2u(load32(s, int(c0)) == u0)<<1 | b2u(load32(s, int(c1)) == u1)
+		b23 := b2u(load32(s, int(c2)) == u2)<<1 | b2u(load32(s, int(c3)) == u3)
+		m |= (b01<<2 | b23) << uint(60-(p-base))
+	}
+	for ; p < stop; p++ {
+		u := load32(s, p)
+		h := hash(u)
+		c := table[h]
+		table[h] = uint16(p)
+		*(*uint16)(cp) = c
+		cp = unsafe.Add(cp, 2)
+		m |= b2u(load32(s, int(c)) == u) << uint(63-(p-base))
+	}
+	return m
+}
+
+func b2u(b bool) uint64 {
+	var x uint64
+	if b {
+		x = 1
+	}
+	return x
 }
 
 // scan visits positions p, p+1, ... below stop, entering each in the table
@@ -263,22 +346,6 @@ func scan(table *[1 << hashLog]uint16, s unsafe.Pointer, p, stop int) (int, int)
 		}
 	}
 	return stop, 0
-}
-
-// insert enters positions from to stop-1 in the table, without looking for
-// candidates. The caller guarantees stop+11 <= len(src).
-func insert(table *[1 << hashLog]uint16, s unsafe.Pointer, from, stop int) {
-	p := from
-	for ; p+4 <= stop; p += 4 {
-		v := load64(s, p)
-		table[hash(uint32(v))] = uint16(p)
-		table[hash(uint32(v>>8))] = uint16(p + 1)
-		table[hash(uint32(v>>16))] = uint16(p + 2)
-		table[hash(uint32(v>>24))] = uint16(p + 3)
-	}
-	for ; p < stop; p++ {
-		table[hash(load32(s, p))] = uint16(p)
-	}
 }
 
 // bytesPointer returns the address of b's first byte, for load32 and

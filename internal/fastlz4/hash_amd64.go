@@ -1,0 +1,31 @@
+//go:build amd64 && !purego
+
+package fastlz4
+
+import "unsafe"
+
+// hashGroupsAsm is hashChunkGo for groups*8 positions from base (groups
+// at most 8): it enters them in table, writes their candidates to cand and
+// returns the verified ones, position base+k at bit 8*groups-1-k.
+//
+//go:noescape
+func hashGroupsAsm(table *[1 << hashLog]uint16, cand *uint16, src *byte, base, groups int) uint64
+
+// useAsm switches hashChunk to hashChunkGo, for tests.
+var useAsm = true
+
+// hashChunk is hashChunkGo, eight positions at a time in assembly.
+func hashChunk(table *[1 << hashLog]uint16, cand *[64]uint16, s unsafe.Pointer, base, cnt int) uint64 {
+	if !useAsm {
+		return hashChunkGo(table, &cand[0], s, base, cnt)
+	}
+	g := cnt >> 3
+	var m uint64
+	if g > 0 {
+		m = hashGroupsAsm(table, &cand[0], (*byte)(s), base, g) << (64 - 8*uint(g))
+	}
+	if k := g << 3; k < cnt {
+		m |= hashChunkGo(table, &cand[k], s, base+k, cnt-k) >> k
+	}
+	return m
+}

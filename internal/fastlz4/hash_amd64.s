@@ -1,0 +1,113 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// func hashGroupsAsm(table *[4096]uint16, cand *uint16, src *byte, base, groups int) uint64
+//
+// Per position p: u = the word at p; h = hash(u) (PARSE-1); the candidate
+// c = table[h] goes to cand; table[h] = p (PARSE-2); the carry flag, set
+// when the word at c equals u (PARSE-3), shifts into R15.
+TEXT ·hashGroupsAsm(SB), NOSPLIT, $0-48
+	MOVQ table+0(FP), DI
+	MOVQ cand+8(FP), SI
+	MOVQ src+16(FP), DX
+	MOVQ base+24(FP), BX
+	MOVQ groups+32(FP), R13
+	XORQ R15, R15
+
+loop:
+	MOVL    0(DX)(BX*1), AX
+	IMUL3L  $0x9e3779b1, AX, R8
+	SHRL    $20, R8
+	MOVWLZX (DI)(R8*2), R9
+	LEAQ    0(BX), R10
+	MOVW    R10, (DI)(R8*2)
+	MOVW    R9, 0(SI)
+	XORL    (DX)(R9*1), AX
+	CMPL    AX, $1
+	ADCQ    R15, R15
+
+	MOVL    1(DX)(BX*1), AX
+	IMUL3L  $0x9e3779b1, AX, R8
+	SHRL    $20, R8
+	MOVWLZX (DI)(R8*2), R9
+	LEAQ    1(BX), R10
+	MOVW    R10, (DI)(R8*2)
+	MOVW    R9, 2(SI)
+	XORL    (DX)(R9*1), AX
+	CMPL    AX, $1
+	ADCQ    R15, R15
+
+	MOVL    2(DX)(BX*1), AX
+	IMUL3L  $0x9e3779b1, AX, R8
+	SHRL    $20, R8
+	MOVWLZX (DI)(R8*2), R9
+	LEAQ    2(BX), R10
+	MOVW    R10, (DI)(R8*2)
+	MOVW    R9, 4(SI)
+	XORL    (DX)(R9*1), AX
+	CMPL    AX, $1
+	ADCQ    R15, R15
+
+	MOVL    3(DX)(BX*1), AX
+	IMUL3L  $0x9e3779b1, AX, R8
+	SHRL    $20, R8
+	MOVWLZX (DI)(R8*2), R9
+	LEAQ    3(BX), R10
+	MOVW    R10, (DI)(R8*2)
+	MOVW    R9, 6(SI)
+	XORL    (DX)(R9*1), AX
+	CMPL    AX, $1
+	ADCQ    R15, R15
+
+	MOVL    4(DX)(BX*1), AX
+	IMUL3L  $0x9e3779b1, AX, R8
+	SHRL    $20, R8
+	MOVWLZX (DI)(R8*2), R9
+	LEAQ    4(BX), R10
+	MOVW    R10, (DI)(R8*2)
+	MOVW    R9, 8(SI)
+	XORL    (DX)(R9*1), AX
+	CMPL    AX, $1
+	ADCQ    R15, R15
+
+	MOVL    5(DX)(BX*1), AX
+	IMUL3L  $0x9e3779b1, AX, R8
+	SHRL    $20, R8
+	MOVWLZX (DI)(R8*2), R9
+	LEAQ    5(BX), R10
+	MOVW    R10, (DI)(R8*2)
+	MOVW    R9, 10(SI)
+	XORL    (DX)(R9*1), AX
+	CMPL    AX, $1
+	ADCQ    R15, R15
+
+	MOVL    6(DX)(BX*1), AX
+	IMUL3L  $0x9e3779b1, AX, R8
+	SHRL    $20, R8
+	MOVWLZX (DI)(R8*2), R9
+	LEAQ    6(BX), R10
+	MOVW    R10, (DI)(R8*2)
+	MOVW    R9, 12(SI)
+	XORL    (DX)(R9*1), AX
+	CMPL    AX, $1
+	ADCQ    R15, R15
+
+	MOVL    7(DX)(BX*1), AX
+	IMUL3L  $0x9e3779b1, AX, R8
+	SHRL    $20, R8
+	MOVWLZX (DI)(R8*2), R9
+	LEAQ    7(BX), R10
+	MOVW    R10, (DI)(R8*2)
+	MOVW    R9, 14(SI)
+	XORL    (DX)(R9*1), AX
+	CMPL    AX, $1
+	ADCQ    R15, R15
+
+	ADDQ $8, BX
+	ADDQ $16, SI
+	DECQ R13
+	JNZ  loop
+
+	MOVQ R15, ret+40(FP)
+	RET

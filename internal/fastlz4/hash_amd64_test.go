@@ -1,0 +1,58 @@
+//go:build amd64 && !purego
+
+package fastlz4
+
+import (
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/lz4warp/lz4warp/internal/dataset"
+)
+
+// Checks PARSE-1, PARSE-2, PARSE-3: the assembly chunk hasher enters the
+// same positions in the table, finds the same candidates and verifies the
+// same ones as hashChunkGo, from any table state whose entries precede
+// the chunk.
+func TestHashChunkAsmMatchesGo(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(mfLimit, 5000).Draw(t, "n")
+		src := make([]byte, n)
+		fillRandom(t, src)
+		last := n - mfLimit
+		base := rapid.IntRange(0, last).Draw(t, "base")
+		cnt := rapid.IntRange(1, min(64, last+1-base)).Draw(t, "cnt")
+		var table [1 << hashLog]uint16
+		for i := range table {
+			if base > 0 && rapid.IntRange(0, 3).Draw(t, "fill") == 0 {
+				table[i] = uint16(rapid.IntRange(0, base-1).Draw(t, "entry"))
+			}
+		}
+		tableGo, tableAsm := table, table
+		var candGo, candAsm [64]uint16
+		s := bytesPointer(src)
+		want := hashChunkGo(&tableGo, &candGo[0], s, base, cnt)
+		got := hashChunk(&tableAsm, &candAsm, s, base, cnt)
+		if got != want || candAsm != candGo || tableAsm != tableGo {
+			t.Fatalf("base %d cnt %d: verified %#x, want %#x; candidates or table differ: %v", base, cnt, got, want, candAsm != candGo)
+		}
+	})
+}
+
+// Checks PARSE-8, PAGE-5: with hashChunkGo in place of the assembly, which
+// is what other CPUs run, pages of every data set and random blocks still
+// give the reference's bytes.
+func TestEncodeWithGoHashChunk(t *testing.T) {
+	useAsm = false
+	defer func() { useAsm = true }()
+	for _, name := range dataset.Names() {
+		pages, err := dataset.Load(name, testPages)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for i := range pages {
+			encodeBoth(t, name, &pages[i])
+		}
+	}
+	TestCompressBlockMatchesReferenceRapid(t)
+}

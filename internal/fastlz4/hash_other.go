@@ -1,0 +1,10 @@
+//go:build !amd64 || purego
+
+package fastlz4
+
+import "unsafe"
+
+// hashChunk is hashChunkGo on CPUs without an assembly version.
+func hashChunk(table *[1 << hashLog]uint16, cand *[64]uint16, s unsafe.Pointer, base, cnt int) uint64 {
+	return hashChunkGo(table, &cand[0], s, base, cnt)
+}
