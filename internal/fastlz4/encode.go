@@ -147,9 +147,9 @@ func (e *Encoder) CompressBlock(dst, src []byte) (int, error) {
 		sparse := false
 		for {
 			var p, c int
-			if m &= ^uint64(0) >> uint(max(cursor-base, 0)); m != 0 {
-				p = base + bits.LeadingZeros64(m)
-				c = int(cand[(p-base)&63])
+			if m != 0 {
+				k := bits.LeadingZeros64(m)
+				p, c = base+k, int(cand[k&63])
 			} else {
 				// The next positions to enter. Those from next to skipTo-1
 				// lie inside the last match, where they need not enter
@@ -166,6 +166,7 @@ func (e *Encoder) CompressBlock(dst, src []byte) (int, error) {
 					m = hashChunk(table, cand, s, base, cnt)
 					next = base + cnt
 					sparse = m == 0
+					m &= ^uint64(0) >> uint(max(cursor-base, 0))
 					continue
 				}
 				stop := min(last+1, litLimit)
@@ -213,6 +214,7 @@ func (e *Encoder) CompressBlock(dst, src []byte) (int, error) {
 				return 0, err
 			}
 			cursor, anchor = end, end
+			m &= ^uint64(0) >> uint(end-base)
 			litLimit = len(dst) - out + anchor
 			// PARSE-2: the positions inside the match enter the table too.
 			// But inside it the word at q equals the word at q-(p-c): a
