@@ -4,9 +4,13 @@
 
 // func hashGroupsAsm(table *[4096]uint16, cand *uint16, src *byte, base, groups int) uint64
 //
-// Per position p: u = the word at p; h = hash(u) (PARSE-1); the candidate
-// c = table[h] goes to cand; table[h] = p (PARSE-2); the carry flag, set
-// when the word at c equals u (PARSE-3), shifts into R15.
+// Per position p, in order: u = the word at p; h = hash(u) (PARSE-1); the
+// candidate c = table[h] goes to cand; table[h] = p (PARSE-2). Then u XOR
+// the word at c is 0 exactly when c verifies (PARSE-3), CMPL $1 turns that
+// into the carry flag and ADCQ shifts it into R15: the first position ends
+// in the highest bit. There is no branch. The caller keeps the loads inside
+// src: p+3 is at most len(src)-9, and c, a position entered before p, is
+// below p.
 TEXT ·hashGroupsAsm(SB), NOSPLIT, $0-48
 	MOVQ table+0(FP), DI
 	MOVQ cand+8(FP), SI
@@ -20,8 +24,7 @@ loop:
 	IMUL3L  $0x9e3779b1, AX, R8
 	SHRL    $20, R8
 	MOVWLZX (DI)(R8*2), R9
-	LEAQ    0(BX), R10
-	MOVW    R10, (DI)(R8*2)
+	MOVW    BX, (DI)(R8*2)
 	MOVW    R9, 0(SI)
 	XORL    (DX)(R9*1), AX
 	CMPL    AX, $1
