@@ -305,6 +305,11 @@ func b2u(b bool) uint64 {
 // that the 8-byte loads at p stay inside src, and that every table entry
 // is a position of src before p.
 func scan(table *[1 << hashLog]uint16, s unsafe.Pointer, p, stop int) (int, int) {
+	q, c := scanGroups(table, s, p, stop) // assembly on amd64
+	if c >= 0 {
+		return q, c
+	}
+	p = q
 	// Four positions per 8-byte load v: the word at p+k is v>>(8k) cut to
 	// 32 bits.
 	for ; p+4 <= stop; p += 4 {

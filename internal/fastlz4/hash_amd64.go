@@ -29,3 +29,18 @@ func hashChunk(table *[1 << hashLog]uint16, cand *[64]uint16, s unsafe.Pointer, 
 	}
 	return m
 }
+
+// scanGroupsAsm is the first part of scan: the positions from p, four at a
+// time while p+4 <= stop. It returns the first whose candidate verifies,
+// with that candidate, or the first position not visited and -1.
+//
+//go:noescape
+func scanGroupsAsm(table *[1 << hashLog]uint16, src *byte, p, stop int) (q, c int)
+
+// scanGroups is scanGroupsAsm, or nothing when tests switch to Go.
+func scanGroups(table *[1 << hashLog]uint16, s unsafe.Pointer, p, stop int) (int, int) {
+	if !useAsm {
+		return p, -1
+	}
+	return scanGroupsAsm(table, (*byte)(s), p, stop)
+}

@@ -114,3 +114,86 @@ loop:
 
 	MOVQ R15, ret+40(FP)
 	RET
+
+// func scanGroupsAsm(table *[4096]uint16, src *byte, p, stop int) (q, c int)
+//
+// scan, four positions at a time while p+4 <= stop: the first position q
+// whose candidate c verifies, or q, the first position not visited, and
+// c = -1. The caller keeps the loads inside src, as for scan.
+TEXT ·scanGroupsAsm(SB), NOSPLIT, $0-48
+	MOVQ table+0(FP), DI
+	MOVQ src+8(FP), DX
+	MOVQ p+16(FP), BX
+	MOVQ stop+24(FP), R13
+	SUBQ $4, R13
+	CMPQ BX, R13
+	JGT  notfound
+
+scan:
+	MOVL    0(DX)(BX*1), AX
+	IMUL3L  $0x9e3779b1, AX, R8
+	SHRL    $20, R8
+	MOVWLZX (DI)(R8*2), R9
+	MOVW    BX, (DI)(R8*2)
+	CMPL    AX, (DX)(R9*1)
+	JEQ     found0
+
+	MOVL    1(DX)(BX*1), AX
+	IMUL3L  $0x9e3779b1, AX, R8
+	SHRL    $20, R8
+	MOVWLZX (DI)(R8*2), R10
+	LEAQ    1(BX), R11
+	MOVW    R11, (DI)(R8*2)
+	CMPL    AX, (DX)(R10*1)
+	JEQ     found1
+
+	MOVL    2(DX)(BX*1), AX
+	IMUL3L  $0x9e3779b1, AX, R8
+	SHRL    $20, R8
+	MOVWLZX (DI)(R8*2), R12
+	LEAQ    2(BX), R11
+	MOVW    R11, (DI)(R8*2)
+	CMPL    AX, (DX)(R12*1)
+	JEQ     found2
+
+	MOVL    3(DX)(BX*1), AX
+	IMUL3L  $0x9e3779b1, AX, R8
+	SHRL    $20, R8
+	MOVWLZX (DI)(R8*2), R14
+	LEAQ    3(BX), R11
+	MOVW    R11, (DI)(R8*2)
+	CMPL    AX, (DX)(R14*1)
+	JEQ     found3
+
+	ADDQ $4, BX
+	CMPQ BX, R13
+	JLE  scan
+
+notfound:
+	MOVQ BX, q+32(FP)
+	MOVQ $-1, c+40(FP)
+	RET
+
+found0:
+	LEAQ 0(BX), AX
+	MOVQ AX, q+32(FP)
+	MOVQ R9, c+40(FP)
+	RET
+
+found1:
+	LEAQ 1(BX), AX
+	MOVQ AX, q+32(FP)
+	MOVQ R10, c+40(FP)
+	RET
+
+found2:
+	LEAQ 2(BX), AX
+	MOVQ AX, q+32(FP)
+	MOVQ R12, c+40(FP)
+	RET
+
+found3:
+	LEAQ 3(BX), AX
+	MOVQ AX, q+32(FP)
+	MOVQ R14, c+40(FP)
+	RET

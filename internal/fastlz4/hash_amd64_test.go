@@ -39,9 +39,9 @@ func TestHashChunkAsmMatchesGo(t *testing.T) {
 	})
 }
 
-// Checks PARSE-8, PAGE-5: with hashChunkGo in place of the assembly, which
-// is what other CPUs run, pages of every data set and random blocks still
-// give the reference's bytes.
+// Checks PARSE-8, PAGE-5: with Go in place of the assembly (hashChunkGo and
+// scan's own loop), which is what other CPUs run, pages of every data set
+// and random blocks still give the reference's bytes.
 func TestEncodeWithGoHashChunk(t *testing.T) {
 	useAsm = false
 	defer func() { useAsm = true }()
@@ -55,4 +55,33 @@ func TestEncodeWithGoHashChunk(t *testing.T) {
 		}
 	}
 	TestCompressBlockMatchesReferenceRapid(t)
+}
+
+// Checks PARSE-2, PARSE-3, PARSE-5: the assembly scan stops at the same
+// position with the same candidate as the Go scan, and leaves the same
+// table, from any table state whose entries precede the scan's start.
+func TestScanAsmMatchesGo(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(mfLimit, 5000).Draw(t, "n")
+		src := make([]byte, n)
+		fillRandom(t, src)
+		last := n - mfLimit
+		p := rapid.IntRange(1, last+1).Draw(t, "p")
+		stop := rapid.IntRange(p, last+1).Draw(t, "stop")
+		var table [1 << hashLog]uint16
+		for i := range table {
+			if rapid.IntRange(0, 3).Draw(t, "fill") == 0 {
+				table[i] = uint16(rapid.IntRange(0, p-1).Draw(t, "entry"))
+			}
+		}
+		tableGo, tableAsm := table, table
+		s := bytesPointer(src)
+		useAsm = false
+		wq, wc := scan(&tableGo, s, p, stop)
+		useAsm = true
+		gq, gc := scan(&tableAsm, s, p, stop)
+		if gq != wq || gc != wc || tableAsm != tableGo {
+			t.Fatalf("p %d stop %d: asm stops at %d (candidate %d), Go at %d (%d); tables differ: %v", p, stop, gq, gc, wq, wc, tableAsm != tableGo)
+		}
+	})
 }

@@ -8,3 +8,8 @@ import "unsafe"
 func hashChunk(table *[1 << hashLog]uint16, cand *[64]uint16, s unsafe.Pointer, base, cnt int) uint64 {
 	return hashChunkGo(table, &cand[0], s, base, cnt)
 }
+
+// scanGroups leaves all of scan to Go on CPUs without an assembly version.
+func scanGroups(table *[1 << hashLog]uint16, s unsafe.Pointer, p, stop int) (int, int) {
+	return p, -1
+}
