@@ -81,7 +81,7 @@ func (c *Compressor) CompressBatch(pages []Page) (*BatchResult, error) {
 	if c.closed {
 		return nil, ErrClosed
 	}
-	return c.compress(SelectBackend(len(pages), c.gpu != nil), pages)
+	return c.compress(SelectBackend(len(pages), c.gpu != nil), pages, nil)
 }
 
 // CompressBatchOn compresses pages on backend b, whatever their number
@@ -103,15 +103,23 @@ func (c *Compressor) CompressBatchOn(b Backend, pages []Page) (*BatchResult, err
 	default:
 		return nil, fmt.Errorf("%w: Backend %v is unknown", ErrInvalidConfig, b)
 	}
-	return c.compress(b, pages)
+	return c.compress(b, pages, nil)
 }
 
 // compress runs a batch on backend b and accounts for it; c.mu is held.
-func (c *Compressor) compress(b Backend, pages []Page) (*BatchResult, error) {
+// On the GPU, pages are host.Pages when host is not nil.
+func (c *Compressor) compress(b Backend, pages []Page, host *gpuimpl.HostPages) (*BatchResult, error) {
 	start := time.Now()
 	res := &BatchResult{Backend: b}
 	if res.Backend == BackendGPU {
-		out, t, err := c.gpu.Compress(pages)
+		var out []gpuimpl.Output
+		var t gpuimpl.Timings
+		var err error
+		if host != nil {
+			out, t, err = c.gpu.CompressHost(host, len(pages))
+		} else {
+			out, t, err = c.gpu.Compress(pages)
+		}
 		if err == nil {
 			res.Pages = make([]CompressedPage, len(out))
 			for i, o := range out {

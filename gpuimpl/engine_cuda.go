@@ -172,6 +172,9 @@ type slot struct {
 	ev     [4]*cudart.Event // before H2D, before the kernel, after it, after D2H
 	lo, n  int              // the pages in flight: pages[lo:lo+n]
 	busy   bool
+	// The pinned host memory the chunk in flight is copied from and to:
+	// the slot's own buffers, or the caller's HostPages.
+	hSrc, hMeta, hDst []byte
 }
 
 // ErrClosed reports the use of a closed Engine.
@@ -302,6 +305,23 @@ func (e *Engine) InjectFault(f Fault) { e.inject = f }
 // returned wrapping ErrFault; the context is then rebuilt for the next
 // batch, and this batch's output is void (RT-9).
 func (e *Engine) Compress(pages [][PageSize]byte) ([]Output, Timings, error) {
+	return e.compress(pages, nil)
+}
+
+// CompressHost compresses h.Pages[:n] like Compress, but copies them to the
+// device straight from h and the outputs straight back into h, and returns
+// outputs that point into h (RT-13): they stay valid until h is used again.
+func (e *Engine) CompressHost(h *HostPages, n int) ([]Output, Timings, error) {
+	if h.owner != e || h.mem == nil {
+		return nil, Timings{}, errHostPages
+	}
+	if n < 0 || n > len(h.Pages) {
+		return nil, Timings{}, fmt.Errorf("gpuimpl: %d pages of a HostPages of %d", n, len(h.Pages))
+	}
+	return e.compress(h.Pages[:n], h)
+}
+
+func (e *Engine) compress(pages [][PageSize]byte, host *HostPages) ([]Output, Timings, error) {
 	if e.closed {
 		return nil, Timings{}, ErrClosed
 	}
@@ -313,9 +333,12 @@ func (e *Engine) Compress(pages [][PageSize]byte) ([]Output, Timings, error) {
 	d.mu.RLock()
 	var t Timings
 	err := e.prepare()
+	if err == nil && host != nil {
+		err = host.register()
+	}
 	gen := d.gen
 	if err == nil {
-		t, err = e.run(pages, out)
+		t, err = e.run(pages, host, out)
 	}
 	d.mu.RUnlock()
 	if err == nil {
@@ -358,7 +381,8 @@ func (e *Engine) prepare() error {
 // slot has its own stream: while slot k's kernel runs, slot k+1's pages
 // are staged and copied in and slot k-1's results copied out. Without it,
 // one slot runs its stages in order and the host waits for each chunk.
-func (e *Engine) run(pages [][PageSize]byte, out []Output) (Timings, error) {
+// With host, pages are host.Pages and nothing is staged (RT-13).
+func (e *Engine) run(pages [][PageSize]byte, host *HostPages, out []Output) (Timings, error) {
 	var t Timings
 	b := e.opts.BatchPages
 	chunks := (len(pages) + b - 1) / b
@@ -373,14 +397,21 @@ func (e *Engine) run(pages [][PageSize]byte, out []Output) (Timings, error) {
 	for c := range chunks {
 		s := e.slots[c%len(e.slots)]
 		if s.busy {
-			if err := e.finish(s, pages, out, &t); err != nil {
+			if err := e.finish(s, pages, host, out, &t); err != nil {
 				return t, err
 			}
 		}
 		s.lo, s.n = c*b, min(b, len(pages)-c*b)
-		staged := time.Now()
-		parallelCopy(s.src.Bytes[:s.n*PageSize], pageBytes(pages[s.lo:s.lo+s.n]))
-		t.Stage += time.Since(staged)
+		if host != nil {
+			lo, hi := s.lo, s.lo+s.n
+			s.hSrc = pageBytes(pages[lo:hi])
+			s.hMeta, s.hDst = host.meta[4*lo:4*hi], host.slots[OutSlot*lo:OutSlot*hi]
+		} else {
+			s.hSrc, s.hMeta, s.hDst = s.src.Bytes[:s.n*PageSize], s.meta.Bytes[:4*s.n], s.dst.Bytes[:OutSlot*s.n]
+			staged := time.Now()
+			parallelCopy(s.hSrc, pageBytes(pages[s.lo:s.lo+s.n]))
+			t.Stage += time.Since(staged)
+		}
 		if c == 0 {
 			if err := e.begin.Record(s.stream); err != nil {
 				return t, err
@@ -391,7 +422,7 @@ func (e *Engine) run(pages [][PageSize]byte, out []Output) (Timings, error) {
 		}
 		fault = NoFault
 		if !e.opts.AsyncDMA {
-			if err := e.finish(s, pages, out, &t); err != nil {
+			if err := e.finish(s, pages, host, out, &t); err != nil {
 				return t, err
 			}
 		}
@@ -410,7 +441,7 @@ func (e *Engine) run(pages [][PageSize]byte, out []Output) (Timings, error) {
 		// Finish in issue order, which the slots follow round-robin.
 		s := e.slots[(chunks+i)%len(e.slots)]
 		if s.busy {
-			if err := e.finish(s, pages, out, &t); err != nil {
+			if err := e.finish(s, pages, host, out, &t); err != nil {
 				return t, err
 			}
 		}
@@ -438,7 +469,7 @@ func (e *Engine) issue(s *slot, fault Fault) error {
 	}
 	steps := []func() error{
 		func() error { return s.ev[0].Record(st) },
-		func() error { return st.CopyHtoD(s.dSrc, s.src.Bytes[:s.n*PageSize]) },
+		func() error { return st.CopyHtoD(s.dSrc, s.hSrc) },
 		func() error { return s.ev[1].Record(st) },
 		func() error {
 			if fault == FaultLaunchFailure {
@@ -452,8 +483,8 @@ func (e *Engine) issue(s *slot, fault Fault) error {
 				uint64(s.dSrc), uint64(s.dDst), meta, uint64(s.n))
 		},
 		func() error { return s.ev[2].Record(st) },
-		func() error { return st.CopyDtoH(s.meta.Bytes[:4*s.n], s.dMeta) },
-		func() error { return st.CopyDtoH(s.dst.Bytes[:OutSlot*s.n], s.dDst) },
+		func() error { return st.CopyDtoH(s.hMeta, s.dMeta) },
+		func() error { return st.CopyDtoH(s.hDst, s.dDst) },
 		func() error { return s.ev[3].Record(st) },
 	}
 	for _, step := range steps {
@@ -465,8 +496,8 @@ func (e *Engine) issue(s *slot, fault Fault) error {
 }
 
 // finish waits for a slot's chunk, adds its stage times and assembles its
-// pages' outputs.
-func (e *Engine) finish(s *slot, pages [][PageSize]byte, out []Output, t *Timings) error {
+// pages' outputs: copies of them, or views of host's memory.
+func (e *Engine) finish(s *slot, pages [][PageSize]byte, host *HostPages, out []Output, t *Timings) error {
 	if err := s.ev[3].Synchronize(); err != nil {
 		return err
 	}
@@ -479,7 +510,7 @@ func (e *Engine) finish(s *slot, pages [][PageSize]byte, out []Output, t *Timing
 		*dst += d
 	}
 	start := time.Now()
-	err := assemble(out[s.lo:s.lo+s.n], pages[s.lo:s.lo+s.n], s.meta.Bytes[:4*s.n], s.dst.Bytes[:OutSlot*s.n])
+	err := assemble(out[s.lo:s.lo+s.n], pages[s.lo:s.lo+s.n], s.hMeta, s.hDst, host == nil)
 	t.Assemble += time.Since(start)
 	return err
 }

@@ -439,6 +439,27 @@ func (h *HostBuffer) Free() error {
 	return h.ctx.Do(func() error { return checkCode("cuMemFreeHost", hostFree(p)) })
 }
 
+// Register page-locks b, memory the caller owns (Go memory included), so
+// that the copy engines read and write it directly as they do a
+// HostBuffer. b must stay reachable and registered until Unregister; a
+// context's registrations end with it.
+func (c *Context) Register(b []byte) error {
+	if len(b) == 0 {
+		return nil
+	}
+	return c.Do(func() error {
+		return checkCode(fmt.Sprintf("cuMemHostRegister(%d)", len(b)), hostRegister(unsafe.Pointer(&b[0]), len(b)))
+	})
+}
+
+// Unregister undoes Register; after Close it does nothing.
+func (c *Context) Unregister(b []byte) error {
+	if c.closed || len(b) == 0 {
+		return nil
+	}
+	return c.Do(func() error { return checkCode("cuMemHostUnregister", hostUnregister(unsafe.Pointer(&b[0]))) })
+}
+
 // Stream is a CUDA stream; it does not synchronise with the legacy default
 // stream.
 type Stream struct {

@@ -3,7 +3,7 @@
 package cudart
 
 // The driver calls that gorgonia.org/cu v0.9.6 does not wrap: pinned host
-// memory, kernel attributes and the driver's error names and descriptions.
+// memory (allocated or registered), kernel attributes and the driver's error names and descriptions.
 
 // #cgo LDFLAGS: -lcuda
 // #include <cuda.h>
@@ -21,6 +21,16 @@ func hostAlloc(n int) (unsafe.Pointer, Code) {
 
 // hostFree releases memory from hostAlloc.
 func hostFree(p unsafe.Pointer) Code { return Code(C.cuMemFreeHost(p)) }
+
+// hostRegister page-locks n bytes of existing host memory at p for every
+// context (cuMemHostRegister is a macro for the _v2 entry point, which cgo
+// cannot call through the macro).
+func hostRegister(p unsafe.Pointer, n int) Code {
+	return Code(C.cuMemHostRegister_v2(p, C.size_t(n), C.CU_MEMHOSTREGISTER_PORTABLE))
+}
+
+// hostUnregister undoes hostRegister.
+func hostUnregister(p unsafe.Pointer) Code { return Code(C.cuMemHostUnregister(p)) }
 
 // funcSetAttribute sets a kernel attribute. fn is the driver's CUfunction
 // handle, taken from gorgonia.org/cu's Function, whose only field it is.
