@@ -64,9 +64,10 @@ func (b *PageBuffer) Close() error {
 
 // CompressBuffer compresses buf.Pages()[:n] as CompressBatch does, with the
 // backend SelectBackend picks, the same bytes (API-16), fallbacks and
-// statistics. On the GPU, with a page-locked buffer, the payloads of the
-// result point into buf: they stay valid until buf's next CompressBuffer,
-// and are to be copied out before that if they are to be kept (API-18).
+// statistics. On the GPU, with a page-locked buffer, the result's Pages
+// slice and its payloads live in buf: they stay valid until buf's next
+// CompressBuffer, and are to be copied out before that if they are to be
+// kept (API-18).
 func (c *Compressor) CompressBuffer(buf *PageBuffer, n int) (*BatchResult, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

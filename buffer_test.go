@@ -1,7 +1,11 @@
 package lz4warp
 
 import (
+	"reflect"
 	"testing"
+	"unsafe"
+
+	"github.com/lz4warp/lz4warp/gpuimpl"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -61,4 +65,18 @@ func TestCompressBufferErrors(t *testing.T) {
 	_, err = c.NewPageBuffer(8)
 	assert.ErrorIs(t, err, ErrClosed)
 	assert.NoError(t, buf.Close(), "a buffer outlives its Compressor")
+}
+
+// Checks API-18: CompressedPage and the GPU's output have one layout, so
+// that compressedPages may view one as the other.
+func TestCompressedPageLayout(t *testing.T) {
+	var c CompressedPage
+	var o gpuimpl.Output
+	assert.Equal(t, unsafe.Sizeof(o), unsafe.Sizeof(c))
+	assert.Equal(t, unsafe.Alignof(o), unsafe.Alignof(c))
+	assert.Equal(t, unsafe.Offsetof(o.Kind), unsafe.Offsetof(c.Kind))
+	assert.Equal(t, unsafe.Offsetof(o.Data), unsafe.Offsetof(c.Data))
+	assert.Equal(t, reflect.TypeOf(o.Kind).Kind(), reflect.TypeOf(c.Kind).Kind())
+	out := []gpuimpl.Output{{Kind: 2, Data: []byte{1, 2}}, {Kind: 3, Data: []byte{3}}}
+	assert.Equal(t, []CompressedPage{{Kind: KindLZ4, Data: []byte{1, 2}}, {Kind: KindRaw, Data: []byte{3}}}, compressedPages(out))
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/lz4warp/lz4warp/gpuimpl"
 )
@@ -121,10 +122,7 @@ func (c *Compressor) compress(b Backend, pages []Page, host *gpuimpl.HostPages) 
 			out, t, err = c.gpu.Compress(pages)
 		}
 		if err == nil {
-			res.Pages = make([]CompressedPage, len(out))
-			for i, o := range out {
-				res.Pages[i] = CompressedPage{Kind: PageKind(o.Kind), Data: o.Data}
-			}
+			res.Pages = compressedPages(out)
 			res.H2DTime, res.KernelTime, res.D2HTime = t.H2D, t.Kernel, t.D2H
 			c.lastTimings = t
 		} else if errors.Is(err, gpuimpl.ErrFault) {
@@ -154,6 +152,13 @@ func (c *Compressor) compress(b Backend, pages []Page, host *gpuimpl.HostPages) 
 	}
 	c.stats.TotalTime += res.TotalTime
 	return res, nil
+}
+
+// compressedPages views the GPU's outputs as CompressedPages, which have the
+// same layout (a test checks it): a batch of 100,000 pages would otherwise
+// spend a millisecond copying them.
+func compressedPages(out []gpuimpl.Output) []CompressedPage {
+	return unsafe.Slice((*CompressedPage)(unsafe.Pointer(unsafe.SliceData(out))), len(out))
 }
 
 // DecompressBatch restores pages into dst, which must be at least as long.

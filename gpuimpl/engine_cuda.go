@@ -30,30 +30,32 @@ func Devices() ([]Device, error) {
 type deviceState struct {
 	// mu is held for reading by every batch and for writing by a rebuild,
 	// so that no batch runs in a context being destroyed.
-	mu    sync.RWMutex
-	index int
-	info  cudart.DeviceInfo
-	sm    int
-	ctx   *cudart.Context // nil after a failed rebuild
-	fn    *cudart.Function
-	trap  *cudart.Function // loaded when a test first injects a launch failure
-	gen   int              // counts rebuilds; buffers of an older generation are gone
-	refs  int
-	lost  error // the sticky fault that made the device unusable, if any
+	mu     sync.RWMutex
+	index  int
+	info   cudart.DeviceInfo
+	sm     int
+	ctx    *cudart.Context // nil after a failed rebuild
+	fn     *cudart.Function
+	gather *cudart.Function // GPU-8
+	trap   *cudart.Function // loaded when a test first injects a launch failure
+	gen    int              // counts rebuilds; buffers of an older generation are gone
+	refs   int
+	lost   error // the sticky fault that made the device unusable, if any
 }
 
 var (
 	devicesMu sync.Mutex
 	devices   = map[int]*deviceState{}
-	ptxTexts  sync.Map // sm → KernelPTX(sm)
+	ptxTexts  sync.Map // [2]string{KernelPTX(sm), GatherPTX(sm)} by sm
 )
 
-func kernelText(sm int) string {
+// kernelTexts are the page and gather modules for sm, generated once.
+func kernelTexts(sm int) [2]string {
 	if t, ok := ptxTexts.Load(sm); ok {
-		return t.(string)
+		return t.([2]string)
 	}
-	t, _ := ptxTexts.LoadOrStore(sm, KernelPTX(sm))
-	return t.(string)
+	t, _ := ptxTexts.LoadOrStore(sm, [2]string{KernelPTX(sm), GatherPTX(sm)})
+	return t.([2]string)
 }
 
 // acquireDevice returns the device's shared state, creating its context
@@ -82,23 +84,24 @@ func acquireDevice(index int) (*deviceState, error) {
 	return d, nil
 }
 
-// load creates the context and JIT-compiles the kernel into it.
+// load creates the context and JIT-compiles the kernels into it.
 func (d *deviceState) load() error {
 	ctx, err := cudart.NewContext(d.index)
 	if err != nil {
 		return err
 	}
-	mod, err := ctx.LoadPTX(kernelText(d.sm))
-	if err != nil {
-		ctx.Close()
-		return fmt.Errorf("gpuimpl: loading the sm_%d kernel on %s: %w", d.sm, d.info.Name, err)
+	var fns [2]*cudart.Function
+	for i, name := range []string{KernelName, GatherName} {
+		mod, err := ctx.LoadPTX(kernelTexts(d.sm)[i])
+		if err == nil {
+			fns[i], err = mod.Function(name)
+		}
+		if err != nil {
+			ctx.Close()
+			return fmt.Errorf("gpuimpl: loading the sm_%d %s on %s: %w", d.sm, name, d.info.Name, err)
+		}
 	}
-	fn, err := mod.Function(KernelName)
-	if err != nil {
-		ctx.Close()
-		return err
-	}
-	d.ctx, d.fn, d.trap = ctx, fn, nil
+	d.ctx, d.fn, d.gather, d.trap = ctx, fns[0], fns[1], nil
 	return nil
 }
 
@@ -123,7 +126,7 @@ func (d *deviceState) rebuild(gen int, cause error) error {
 	if d.ctx != nil {
 		d.ctx.Close() // a poisoned context reports its error again; it is gone either way
 	}
-	d.ctx, d.fn, d.trap = nil, nil, nil
+	d.ctx, d.fn, d.gather, d.trap = nil, nil, nil, nil
 	d.gen++
 	return d.load()
 }
@@ -172,9 +175,11 @@ type slot struct {
 	ev     [4]*cudart.Event // before H2D, before the kernel, after it, after D2H
 	lo, n  int              // the pages in flight: pages[lo:lo+n]
 	busy   bool
-	// The pinned host memory the chunk in flight is copied from and to:
-	// the slot's own buffers, or the caller's HostPages.
+	// The pinned host memory the chunk in flight is copied from and
+	// gathered into: the slot's own buffers, or the caller's HostPages;
+	// hDstDev and hMetaDev are hDst's and hMeta's device addresses.
 	hSrc, hMeta, hDst []byte
+	hDstDev, hMetaDev uint64
 }
 
 // ErrClosed reports the use of a closed Engine.
@@ -310,7 +315,8 @@ func (e *Engine) Compress(pages [][PageSize]byte) ([]Output, Timings, error) {
 
 // CompressHost compresses h.Pages[:n] like Compress, but copies them to the
 // device straight from h and the outputs straight back into h, and returns
-// outputs that point into h (RT-13): they stay valid until h is used again.
+// outputs that point into h and are kept in it (RT-13): they stay valid
+// until h is used again.
 func (e *Engine) CompressHost(h *HostPages, n int) ([]Output, Timings, error) {
 	if h.owner != e || h.mem == nil {
 		return nil, Timings{}, errHostPages
@@ -325,7 +331,12 @@ func (e *Engine) compress(pages [][PageSize]byte, host *HostPages) ([]Output, Ti
 	if e.closed {
 		return nil, Timings{}, ErrClosed
 	}
-	out := make([]Output, len(pages))
+	var out []Output
+	if host != nil {
+		out = host.out[:len(pages)]
+	} else {
+		out = make([]Output, len(pages))
+	}
 	if len(pages) == 0 {
 		return out, Timings{}, nil
 	}
@@ -406,8 +417,10 @@ func (e *Engine) run(pages [][PageSize]byte, host *HostPages, out []Output) (Tim
 			lo, hi := s.lo, s.lo+s.n
 			s.hSrc = pageBytes(pages[lo:hi])
 			s.hMeta, s.hDst = host.meta[4*lo:4*hi], host.slots[OutSlot*lo:OutSlot*hi]
+			s.hMetaDev, s.hDstDev = host.dev+offset(host.mem, s.hMeta), host.dev+offset(host.mem, s.hDst)
 		} else {
 			s.hSrc, s.hMeta, s.hDst = s.src.Bytes[:s.n*PageSize], s.meta.Bytes[:4*s.n], s.dst.Bytes[:OutSlot*s.n]
+			s.hMetaDev, s.hDstDev = uint64(s.meta.Device), uint64(s.dst.Device)
 			staged := time.Now()
 			parallelCopy(s.hSrc, pageBytes(pages[s.lo:s.lo+s.n]))
 			t.Stage += time.Since(staged)
@@ -454,8 +467,8 @@ func (e *Engine) run(pages [][PageSize]byte, host *HostPages, out []Output) (Tim
 	return t, err
 }
 
-// issue queues one chunk's H2D copy, kernel and D2H copies in its slot's
-// stream, with events between the stages.
+// issue queues one chunk's H2D copy, kernel and gather kernel (its D2H
+// stage, GPU-8) in its slot's stream, with events between the stages.
 func (e *Engine) issue(s *slot, fault Fault) error {
 	st := s.stream
 	s.busy = true
@@ -483,8 +496,10 @@ func (e *Engine) issue(s *slot, fault Fault) error {
 				uint64(s.dSrc), uint64(s.dDst), meta, uint64(s.n))
 		},
 		func() error { return s.ev[2].Record(st) },
-		func() error { return st.CopyDtoH(s.hMeta, s.dMeta) },
-		func() error { return st.CopyDtoH(s.hDst, s.dDst) },
+		func() error {
+			return st.Launch(e.dev.gather, cudart.Dim{X: Blocks(s.n)}, cudart.Dim{X: ThreadsPerBlock}, 0,
+				uint64(s.dDst), uint64(s.dMeta), s.hDstDev, s.hMetaDev, uint64(s.n))
+		},
 		func() error { return s.ev[3].Record(st) },
 	}
 	for _, step := range steps {

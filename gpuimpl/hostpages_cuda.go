@@ -34,10 +34,11 @@ func (h *HostPages) register() error {
 	if d.ctx == nil || h.gen == d.gen {
 		return nil
 	}
-	if err := d.ctx.Register(h.mem); err != nil {
+	dev, err := d.ctx.Register(h.mem)
+	if err != nil {
 		return err
 	}
-	h.gen = d.gen
+	h.gen, h.dev = d.gen, uint64(dev)
 	return nil
 }
 

@@ -5,8 +5,9 @@ import (
 	"unsafe"
 )
 
-// Checks RT-13: the pages, meta words and output slots of a HostPages lie
-// in one page-aligned piece, one after the other, without overlap.
+// Checks RT-13, GPU-8: the pages, output slots and meta words of a
+// HostPages lie in one page-aligned piece, one after the other, without
+// overlap.
 func TestHostPagesLayout(t *testing.T) {
 	for _, n := range []int{1, 3, 1000} {
 		h := newHostPages(n)
@@ -17,11 +18,11 @@ func TestHostPagesLayout(t *testing.T) {
 		if base%PageSize != 0 {
 			t.Errorf("%d pages: memory at %#x is not page-aligned", n, base)
 		}
-		offset := func(p *byte) uintptr { return uintptr(unsafe.Pointer(p)) - base }
-		if offset(&h.Pages[0][0]) != 0 || offset(&h.meta[0]) != uintptr(n*PageSize) ||
-			offset(&h.slots[0]) != uintptr(n*(PageSize+4)) || cap(h.meta) != len(h.meta) {
-			t.Errorf("%d pages: pages at %d, meta at %d (cap %d), slots at %d", n,
-				offset(&h.Pages[0][0]), offset(&h.meta[0]), cap(h.meta), offset(&h.slots[0]))
+		pages := unsafe.Slice(&h.Pages[0][0], n*PageSize)
+		if offset(h.mem, pages) != 0 || offset(h.mem, h.slots) != uint64(n*PageSize) ||
+			offset(h.mem, h.meta) != uint64(n*(PageSize+OutSlot)) || cap(h.slots) != len(h.slots) {
+			t.Errorf("%d pages: slots at %d (cap %d), meta at %d", n,
+				offset(h.mem, h.slots), cap(h.slots), offset(h.mem, h.meta))
 		}
 		if h.gen != -1 || h.owner != nil {
 			t.Errorf("%d pages: registered (generation %d) before any engine locked them", n, h.gen)

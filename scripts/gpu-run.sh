@@ -40,7 +40,7 @@ extra() {
 	sanitizer) grep -h 'ERROR SUMMARY' "$OUT/$1.log" | tail -1 | sed 's/^=* */; /' ;;
 	bench) awk '
 		function metric(unit) { for (i = 2; i <= NF; i++) if ($i == unit) return $(i - 1); return "?" }
-		/^BenchmarkPinnedH2D/ { h = metric("h2d-GB/s") }
+		/^BenchmarkPinnedH2D\/64MiB-[0-9]/ { h = metric("h2d-GB/s") }
 		/^BenchmarkGPUKernel\/gpu\/mixed\/100000/ { k = metric("kernel-GB/s") }
 		/^BenchmarkEndToEnd\/gpu\/mixed\/100000/ { g = metric("MB/s") }
 		/^BenchmarkEndToEnd\/gpubuf\/mixed\/100000/ { p = metric("MB/s") }
