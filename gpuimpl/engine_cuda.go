@@ -173,11 +173,16 @@ type slot struct {
 	dMeta  cudart.DevicePtr
 	dDst   cudart.DevicePtr
 	ev     [4]*cudart.Event // before H2D, before the kernel, after it, after D2H
-	lo, n  int              // the pages in flight: pages[lo:lo+n]
 	busy   bool
-	// The pinned host memory the chunk in flight is copied from and
-	// gathered into: the slot's own buffers, or the caller's HostPages;
-	// hDstDev and hMetaDev are hDst's and hMeta's device addresses.
+	chunk
+}
+
+// chunk is the part of a batch a slot has in flight: pages[lo:lo+n], and
+// the pinned host memory it is copied from and gathered into (the slot's
+// own buffers, or the caller's HostPages), with the device addresses of
+// hDst and hMeta.
+type chunk struct {
+	lo, n             int
 	hSrc, hMeta, hDst []byte
 	hDstDev, hMetaDev uint64
 }
@@ -407,22 +412,31 @@ func (e *Engine) run(pages [][PageSize]byte, host *HostPages, out []Output) (Tim
 	}
 	for c := range chunks {
 		s := e.slots[c%len(e.slots)]
+		var prev chunk // the slot's previous chunk, assembled after this one is issued
 		if s.busy {
-			if err := e.finish(s, pages, host, out, &t); err != nil {
+			if err := e.wait(s, &t); err != nil {
 				return t, err
 			}
+			prev = s.chunk
+			if host == nil {
+				// The staging buffers are about to be overwritten.
+				if err := e.assemble(prev, pages, host, out, &t); err != nil {
+					return t, err
+				}
+				prev.n = 0
+			}
 		}
-		s.lo, s.n = c*b, min(b, len(pages)-c*b)
+		lo, n := c*b, min(b, len(pages)-c*b)
+		s.chunk = chunk{lo: lo, n: n}
 		if host != nil {
-			lo, hi := s.lo, s.lo+s.n
-			s.hSrc = pageBytes(pages[lo:hi])
-			s.hMeta, s.hDst = host.meta[4*lo:4*hi], host.slots[OutSlot*lo:OutSlot*hi]
+			s.hSrc = pageBytes(pages[lo : lo+n])
+			s.hMeta, s.hDst = host.meta[4*lo:4*(lo+n)], host.slots[OutSlot*lo:OutSlot*(lo+n)]
 			s.hMetaDev, s.hDstDev = host.dev+offset(host.mem, s.hMeta), host.dev+offset(host.mem, s.hDst)
 		} else {
-			s.hSrc, s.hMeta, s.hDst = s.src.Bytes[:s.n*PageSize], s.meta.Bytes[:4*s.n], s.dst.Bytes[:OutSlot*s.n]
+			s.hSrc, s.hMeta, s.hDst = s.src.Bytes[:n*PageSize], s.meta.Bytes[:4*n], s.dst.Bytes[:OutSlot*n]
 			s.hMetaDev, s.hDstDev = uint64(s.meta.Device), uint64(s.dst.Device)
 			staged := time.Now()
-			parallelCopy(s.hSrc, pageBytes(pages[s.lo:s.lo+s.n]))
+			parallelCopy(s.hSrc, pageBytes(pages[lo:lo+n]))
 			t.Stage += time.Since(staged)
 		}
 		if c == 0 {
@@ -434,6 +448,14 @@ func (e *Engine) run(pages [][PageSize]byte, host *HostPages, out []Output) (Tim
 			return t, err
 		}
 		fault = NoFault
+		// With HostPages every chunk has its own host memory: the
+		// previous chunk is assembled while the device works on this one,
+		// rather than holding up its copy.
+		if prev.n > 0 {
+			if err := e.assemble(prev, pages, host, out, &t); err != nil {
+				return t, err
+			}
+		}
 		if !e.opts.AsyncDMA {
 			if err := e.finish(s, pages, host, out, &t); err != nil {
 				return t, err
@@ -510,9 +532,16 @@ func (e *Engine) issue(s *slot, fault Fault) error {
 	return nil
 }
 
-// finish waits for a slot's chunk, adds its stage times and assembles its
-// pages' outputs: copies of them, or views of host's memory.
+// finish waits for a slot's chunk and assembles its pages' outputs.
 func (e *Engine) finish(s *slot, pages [][PageSize]byte, host *HostPages, out []Output, t *Timings) error {
+	if err := e.wait(s, t); err != nil {
+		return err
+	}
+	return e.assemble(s.chunk, pages, host, out, t)
+}
+
+// wait waits for a slot's chunk and adds its stage times.
+func (e *Engine) wait(s *slot, t *Timings) error {
 	if err := s.ev[3].Synchronize(); err != nil {
 		return err
 	}
@@ -524,8 +553,14 @@ func (e *Engine) finish(s *slot, pages [][PageSize]byte, host *HostPages, out []
 		}
 		*dst += d
 	}
+	return nil
+}
+
+// assemble builds a finished chunk's outputs: copies of them, or views of
+// host's memory (RT-8).
+func (e *Engine) assemble(c chunk, pages [][PageSize]byte, host *HostPages, out []Output, t *Timings) error {
 	start := time.Now()
-	err := assemble(out[s.lo:s.lo+s.n], pages[s.lo:s.lo+s.n], s.hMeta, s.hDst, host == nil)
+	err := assemble(out[c.lo:c.lo+c.n], pages[c.lo:c.lo+c.n], c.hMeta, c.hDst, host == nil)
 	t.Assemble += time.Since(start)
 	return err
 }
