@@ -26,6 +26,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDecodePage -fuzztime $(FUZZTIME) ./reference
 	$(GO) test -run '^$$' -fuzz FuzzDecompressBatch -fuzztime $(FUZZTIME) .
 	$(GO) test -run '^$$' -fuzz FuzzDecodeBlock -fuzztime $(FUZZTIME) ./internal/fastlz4
+	$(GO) test -run '^$$' -fuzz FuzzEncodeMatchesReference -fuzztime $(FUZZTIME) ./internal/fastlz4
 	$(GO) test -run '^$$' -fuzz FuzzReader -fuzztime $(FUZZTIME) ./internal/lz4frame
 
 STATICCHECK := $(shell $(GO) env GOPATH)/bin/staticcheck
