@@ -13,7 +13,7 @@ const maxLength = MaxBlockSize + 65535
 // src and of dst left (decode_amd64.s says why these suffice).
 const (
 	fastSrcRoom = 18
-	fastDstRoom = 48
+	fastDstRoom = 38
 )
 
 // DecompressBlock decodes the LZ4 block src into dst and returns the number

@@ -3,37 +3,45 @@
 #include "go_asm.h"
 #include "textflag.h"
 
-// decodeFast decodes whole sequences of an LZ4 block for as long as each one
-// starts with ample room on both sides, and returns where it stopped.
+// decodeFast decodes whole sequences of an LZ4 block while they start with
+// room on both sides, and returns where it stopped.
 //
 // Invariant, on which its safety rests:
-//   - A sequence is decoded only when it starts at least const_fastSrcRoom
-//     bytes before the end of src and at least const_fastDstRoom bytes
-//     before the end of dst.
-//   - Every load from src is below the end of src: the token and 16 bytes
-//     of short literals lie within fastSrcRoom = 18 bytes; each length byte
-//     is checked before it is read; long literals are copied only when 16
-//     bytes of src remain after them.
-//   - Every store is below the end of dst and at or after the sequence's
-//     output position: short literals store 16 bytes and a short match
-//     with an offset of 16 or more 32 bytes, together at most 46 bytes into
-//     the fastDstRoom = 48; long literals are copied only when 16 bytes of
-//     dst remain after them and any other match only when 32 remain.
-//   - Every load from dst is at or after its start (offset <= output
-//     position, checked) and below its end (a match source ends at most 15
-//     bytes past the output position, within the room checked for stores).
-//   - A sequence is either decoded whole, with every check of
+//   - Entry needs const_fastSrcRoom (18) bytes of src and const_fastDstRoom
+//     (38) bytes of dst left. A sequence starting with that much room takes
+//     the main path; with less src room it is decoded only if it has no
+//     literals; with less dst room decoding stops.
+//   - Loads from src stay below its end: the token and 16 bytes of short
+//     literals lie within the 18 bytes of room, each length byte is checked
+//     before it is read, long literals are copied only when 16 bytes of src
+//     (their offset and the 16-byte move's overrun) follow them, and a
+//     sequence without literals in the last 17 bytes only when its token
+//     and offset fit.
+//   - Stores to dst stay at or after the sequence's output position and
+//     below the end of dst: short literals store 16 bytes and a short match
+//     at an offset of 8 or more 24, together at most 38 bytes into the
+//     room; long literals are copied only when 16 bytes of dst follow them,
+//     so that every match starts 16 bytes or more before the end of dst;
+//     any other match is checked to fit, and either has 32 bytes of dst
+//     after it for the stores that run past it or is copied with stores
+//     that end exactly at its end (one 16-byte move when it is 16 bytes or
+//     shorter).
+//   - Loads from dst stay at or after its start (offset <= output position,
+//     checked) and below its end: a match source starts before the match
+//     and is loaded 16 or 8 bytes at a time, never further than the
+//     match's own stores reach.
+//   - A sequence is decoded whole, with every check of
 //     reference.DecompressBlock passing on it, or not at all: on a zero
-//     offset, an offset past the output, a length above maxLength or
-//     anything that leaves the room above, it returns the position of the
-//     sequence's start, and the caller's checks take it from there. Bytes
-//     stored into dst beyond the returned position are not part of the
-//     output, which DecompressBlock permits.
+//     offset, an offset past the output, a length above maxLength, a
+//     sequence that does not fit as above or the last sequence, it returns
+//     the position of the sequence's start, and the caller's checks take it
+//     from there. Bytes stored into dst beyond the returned position are not
+//     part of the output, which DecompressBlock permits.
 //
 // Registers:
 //   SI, DI  src and dst positions      R14, R9  the sequence's start in src and dst
 //   R8      &dst[0]                    R10, R11 the ends of dst and src
-//   R12     last start in src          R13      last start in dst
+//   R12     last main-path start in src  R13    last start in dst
 //   AX, BX, CX, DX, X0-X3 scratch
 
 // func decodeFast(dst, src []byte, in, out int) (nin, nout int)
@@ -64,10 +72,10 @@ TEXT ·decodeFast(SB), NOSPLIT, $0-80
 	LEAQ -const_fastDstRoom(R10), R13
 
 loop:
-	CMPQ SI, R12
-	JA   done
 	CMPQ DI, R13
-	JA   done
+	JHI  done
+	CMPQ SI, R12
+	JHI  tight_src
 	MOVQ SI, R14
 	MOVQ DI, R9
 
@@ -81,10 +89,9 @@ loop:
 	// 0 to 14 literals: one 16-byte move, then the offset.
 	MOVOU   1(SI), X0
 	MOVOU   X0, (DI)
-	LEAQ    1(SI)(CX*1), SI
+	MOVWQZX 1(SI)(CX*1), AX
+	LEAQ    3(SI)(CX*1), SI
 	ADDQ    CX, DI
-	MOVWQZX (SI), AX
-	ADDQ    $2, SI
 	MOVQ    DI, BX
 	SUBQ    AX, BX   // match source
 	JCS     bail
@@ -94,21 +101,38 @@ loop:
 	JEQ     bail     // offset 0
 	CMPQ    DX, $15
 	JEQ     long_match
-	CMPQ    AX, $16
+	CMPQ    AX, $8
 	JCS     short_offset
 
-	// A match of 4 to 18 bytes at an offset of 16 or more: two 16-byte
-	// moves, the second reading bytes the first may have written.
-	MOVOU (BX), X0
-	MOVOU X0, (DI)
-	MOVOU 16(BX), X1
-	MOVOU X1, 16(DI)
-	LEAQ  const_minMatch(DI)(DX*1), DI
-	JMP   loop
+	// A match of 4 to 18 bytes at an offset of 8 or more: three 8-byte
+	// moves, each reading only bytes stored before it.
+	MOVQ (BX), AX
+	MOVQ AX, (DI)
+	MOVQ 8(BX), AX
+	MOVQ AX, 8(DI)
+	MOVQ 16(BX), AX
+	MOVQ AX, 16(DI)
+	LEAQ const_minMatch(DI)(DX*1), DI
+	JMP  loop
 
 short_offset:
 	LEAQ const_minMatch(DX), CX
 	JMP  match
+
+	// Fewer than 18 bytes of src left: only a sequence without literals,
+	// whose token and offset fit, and that is not the last.
+tight_src:
+	LEAQ    3(SI), AX
+	CMPQ    AX, R11
+	JHI     done
+	MOVBQZX (SI), DX
+	CMPQ    DX, $15
+	JHI     done     // literals
+	MOVQ    SI, R14
+	MOVQ    DI, R9
+	MOVWQZX 1(SI), AX
+	ADDQ    $3, SI
+	JMP     offset
 
 long_literals:
 	INCQ SI
@@ -145,16 +169,19 @@ literal_copy:
 
 	MOVWQZX (SI), AX
 	ADDQ    $2, SI
-	MOVQ    DI, BX
-	SUBQ    AX, BX
-	JCS     bail
-	CMPQ    BX, R8
-	JCS     bail
-	TESTQ   AX, AX
-	JEQ     bail
-	LEAQ    const_minMatch(DX), CX
-	CMPQ    DX, $15
-	JNE     match
+
+	// The offset AX, read; DX the match length field.
+offset:
+	MOVQ  DI, BX
+	SUBQ  AX, BX
+	JCS   bail
+	CMPQ  BX, R8
+	JCS   bail
+	TESTQ AX, AX
+	JEQ   bail
+	LEAQ  const_minMatch(DX), CX
+	CMPQ  DX, $15
+	JNE   match
 
 long_match:
 	CMPQ    SI, R11
@@ -168,31 +195,58 @@ long_match:
 	JHI     bail
 	LEAQ    const_minMatch(DX), CX
 
-	// A match of CX bytes from BX at offset AX, with 32 bytes of room
-	// behind it.
+	// A match of CX bytes from BX at offset AX. Every path here leaves 16
+	// bytes of dst from DI: the main path at most 14 + 16 literals into the
+	// room of 38, long literals 16 bytes of dst after them, and the tight
+	// path the whole room.
 match:
-	LEAQ 32(DI)(CX*1), DX
+	LEAQ (DI)(CX*1), DX // end of the match
 	CMPQ DX, R10
 	JHI  bail
-	LEAQ (DI)(CX*1), DX // end of the match
 	CMPQ AX, $16
 	JCS  pattern
+	CMPQ CX, $16
+	JHI  match_long
 
-	// Offset 16 or more: each 16-byte load reads bytes stored before it.
-match_copy:
+	// Up to 16 bytes at an offset of 16 or more: one 16-byte move.
+	MOVOU (BX), X0
+	MOVOU X0, (DI)
+	MOVQ  DX, DI
+	JMP   loop
+
+	// More than 16 bytes at an offset of 16 or more: 16-byte moves, each
+	// reading bytes stored before it, then the last 16 bytes of the match.
+match_long:
+	LEAQ -16(DX), CX
+
+match_long_copy:
 	MOVOU (BX), X0
 	MOVOU X0, (DI)
 	ADDQ  $16, BX
 	ADDQ  $16, DI
-	CMPQ  DI, DX
-	JCS   match_copy
+	CMPQ  DI, CX
+	JCS   match_long_copy
+	MOVQ  CX, BX
+	SUBQ  AX, BX
+	MOVOU (BX), X0
+	MOVOU X0, (CX)
 	MOVQ  DX, DI
 	JMP   loop
 
 	// Offset 1 to 15: X0 and X1 hold the next 32 bytes of the repeating
 	// pattern, shuffled out of the offset bytes before DI, and are stored
 	// every step bytes (the largest multiple of the offset up to 32).
+	// Without 32 bytes of dst after the match, the match must be 32 bytes
+	// or longer, for the copies from s bytes back below.
 pattern:
+	LEAQ 32(DX), CX
+	CMPQ CX, R10
+	JLS  pattern_load
+	LEAQ -32(DX), CX
+	CMPQ DI, CX
+	JHI  bail
+
+pattern_load:
 	MOVOU   (BX), X0 // the pattern, then up to 15 bytes the shuffles ignore
 	MOVOU   X0, X1
 	MOVQ    AX, CX
@@ -204,6 +258,9 @@ pattern:
 	PSHUFB  X3, X1
 	LEAQ    patternSteps<>(SB), BX
 	MOVBQZX (BX)(AX*1), BX
+	LEAQ    32(DX), CX
+	CMPQ    CX, R10
+	JHI     pattern_tight
 
 pattern_store:
 	MOVOU X0, (DI)
@@ -211,6 +268,36 @@ pattern_store:
 	ADDQ  BX, DI
 	CMPQ  DI, DX
 	JCS   pattern_store
+	MOVQ  DX, DI
+	JMP   loop
+
+	// Store 32 bytes at a time while they end within the match; then
+	// copy 16-byte pieces of the pattern from s bytes back (s a multiple
+	// of the offset, 16 to 30), the last ending at the end of the match.
+pattern_tight:
+	LEAQ -32(DX), CX
+
+pattern_tight_store:
+	MOVOU X0, (DI)
+	MOVOU X1, 16(DI)
+	ADDQ  BX, DI
+	CMPQ  DI, CX
+	JLS   pattern_tight_store
+	LEAQ    patternBack<>(SB), BX
+	MOVBQZX (BX)(AX*1), BX
+	LEAQ    -16(DX), CX
+	CMPQ    DI, CX
+	JCC     pattern_last
+	MOVQ    DI, AX
+	SUBQ    BX, AX
+	MOVOU   (AX), X0
+	MOVOU   X0, (DI)
+
+pattern_last:
+	MOVQ  CX, AX
+	SUBQ  BX, AX
+	MOVOU (AX), X0
+	MOVOU X0, (CX)
 	MOVQ  DX, DI
 	JMP   loop
 
@@ -298,6 +385,11 @@ GLOBL patternMasks<>(SB), RODATA|NOPTR, $512
 DATA patternSteps<>+0(SB)/8, $0x1c1e1e201e202000
 DATA patternSteps<>+8(SB)/8, $0x1e1c1a18161e1b20
 GLOBL patternSteps<>(SB), RODATA|NOPTR, $16
+
+// patternBack holds, for each offset d, the least multiple of d from 16 up.
+DATA patternBack<>+0(SB)/8, $0x1512141012101000
+DATA patternBack<>+8(SB)/8, $0x1e1c1a1816141210
+GLOBL patternBack<>(SB), RODATA|NOPTR, $16
 
 // func hasSSSE3() bool
 TEXT ·hasSSSE3(SB), NOSPLIT, $0-1

@@ -55,7 +55,10 @@ func blockGen() *rapid.Generator[[]byte] {
 		out := 0
 		for range rapid.IntRange(0, 40).Draw(t, "sequences") {
 			lit := rapid.SliceOfN(rapid.Byte(), 0, 14).Draw(t, "lit")
-			if rapid.IntRange(0, 5).Draw(t, "long lit") == 0 {
+			switch rapid.IntRange(0, 5).Draw(t, "lit kind") {
+			case 0:
+				lit = nil
+			case 1:
 				lit = make([]byte, rapid.IntRange(15, 600).Draw(t, "lit len"))
 				lit[0] = rapid.Byte().Draw(t, "lit byte")
 			}
@@ -84,8 +87,13 @@ func blockGen() *rapid.Generator[[]byte] {
 		if len(b) > 0 && rapid.IntRange(0, 3).Draw(t, "damage") == 0 {
 			b[rapid.IntRange(0, len(b)-1).Draw(t, "at")] = rapid.Byte().Draw(t, "byte")
 		}
-		if len(b) > 0 && rapid.IntRange(0, 3).Draw(t, "cut") == 0 {
-			b = b[:rapid.IntRange(0, len(b)-1).Draw(t, "cut at")]
+		switch rapid.IntRange(0, 7).Draw(t, "cut") {
+		case 0, 1:
+			if len(b) > 0 {
+				b = b[:rapid.IntRange(0, len(b)-1).Draw(t, "cut at")]
+			}
+		case 2:
+			b = b[:max(len(b)-rapid.IntRange(1, 4).Draw(t, "cut near the end"), 0)]
 		}
 		return b
 	})
