@@ -36,8 +36,11 @@ func decompressBlock(dst, src []byte, fast bool) (int, error) {
 	for {
 		if fast && len(src)-in >= fastSrcRoom && len(dst)-out >= fastDstRoom {
 			// Whole sequences, up to the first it leaves to the checks
-			// below: near the ends, or anything unusual.
-			in, out = decodeFast(dst, src, in, out)
+			// below: anything unusual.
+			var last bool
+			if in, out, last = decodeFast(dst, src, in, out); last {
+				return out, nil
+			}
 		}
 		// With room on both sides, a sequence takes the fast path: every
 		// check of sequence that can fail there, in the same order, and

@@ -8,11 +8,12 @@ package fastlz4
 var useFast = hasSSSE3()
 
 // decodeFast decodes the sequences of src from in, writing dst from out,
-// while each starts with fastSrcRoom bytes of src and fastDstRoom bytes of
-// dst left, and returns the start of the first sequence it did not decode.
-// decode_amd64.s states what it reads and writes.
+// and returns the start of the first sequence it did not decode, or the
+// end of the block and last = true when it decoded the last sequence. It
+// needs fastSrcRoom bytes of src and fastDstRoom bytes of dst left to
+// start. decode_amd64.s states what it reads and writes.
 //
 //go:noescape
-func decodeFast(dst, src []byte, in, out int) (nin, nout int)
+func decodeFast(dst, src []byte, in, out int) (nin, nout int, last bool)
 
 func hasSSSE3() bool

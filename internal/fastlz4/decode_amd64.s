@@ -9,14 +9,13 @@
 // Invariant, on which its safety rests:
 //   - Entry needs const_fastSrcRoom (18) bytes of src and const_fastDstRoom
 //     (38) bytes of dst left. A sequence starting with that much room takes
-//     the main path; with less src room it is decoded only if it has no
-//     literals; with less dst room decoding stops.
+//     the main path; one with less takes the tight path, which checks each
+//     read and write against the ends and copies literals exactly.
 //   - Loads from src stay below its end: the token and 16 bytes of short
 //     literals lie within the 18 bytes of room, each length byte is checked
 //     before it is read, long literals are copied only when 16 bytes of src
-//     (their offset and the 16-byte move's overrun) follow them, and a
-//     sequence without literals in the last 17 bytes only when its token
-//     and offset fit.
+//     (their offset and the 16-byte move's overrun) follow them, and the
+//     tight path checks its literals and offset against the end.
 //   - Stores to dst stay at or after the sequence's output position and
 //     below the end of dst: short literals store 16 bytes and a short match
 //     at an offset of 8 or more 24, together at most 38 bytes into the
@@ -32,10 +31,12 @@
 //     match's own stores reach.
 //   - A sequence is decoded whole, with every check of
 //     reference.DecompressBlock passing on it, or not at all: on a zero
-//     offset, an offset past the output, a length above maxLength, a
-//     sequence that does not fit as above or the last sequence, it returns
-//     the position of the sequence's start, and the caller's checks take it
-//     from there. Bytes stored into dst beyond the returned position are not
+//     offset, an offset past the output, a length above maxLength, or a
+//     sequence that does not fit as above, it returns the position of the
+//     sequence's start, and the caller's checks take it from there. The
+//     last sequence, literals that end src exactly, is decoded only by the
+//     tight path (the main path leaves 16 bytes after literals), which then
+//     returns last = true. Bytes stored into dst beyond the returned position are not
 //     part of the output, which DecompressBlock permits.
 //
 // Registers:
@@ -44,8 +45,8 @@
 //   R12     last main-path start in src  R13    last start in dst
 //   AX, BX, CX, DX, X0-X3 scratch
 
-// func decodeFast(dst, src []byte, in, out int) (nin, nout int)
-TEXT ·decodeFast(SB), NOSPLIT, $0-80
+// func decodeFast(dst, src []byte, in, out int) (nin, nout int, last bool)
+TEXT ·decodeFast(SB), NOSPLIT, $0-81
 	MOVQ dst_base+0(FP), R8
 	MOVQ dst_len+8(FP), R10
 	MOVQ src_base+24(FP), SI
@@ -73,9 +74,9 @@ TEXT ·decodeFast(SB), NOSPLIT, $0-80
 
 loop:
 	CMPQ DI, R13
-	JHI  done
+	JHI  tight
 	CMPQ SI, R12
-	JHI  tight_src
+	JHI  tight
 	MOVQ SI, R14
 	MOVQ DI, R9
 
@@ -120,19 +121,71 @@ short_offset:
 	LEAQ const_minMatch(DX), CX
 	JMP  match
 
-	// Fewer than 18 bytes of src left: only a sequence without literals,
-	// whose token and offset fit, and that is not the last.
-tight_src:
-	LEAQ    3(SI), AX
-	CMPQ    AX, R11
-	JHI     done
-	MOVBQZX (SI), DX
-	CMPQ    DX, $15
-	JHI     done     // literals
+	// Fewer than 18 bytes of src or 38 of dst left: literals are copied
+	// exactly, with moves that overlap, and the match must start 16 bytes
+	// or more before the end of dst.
+tight:
+	CMPQ    SI, R11
+	JCC     done
 	MOVQ    SI, R14
 	MOVQ    DI, R9
-	MOVWQZX 1(SI), AX
-	ADDQ    $3, SI
+	MOVBQZX (SI), DX
+	MOVQ    DX, CX
+	SHRQ    $4, CX
+	ANDQ    $15, DX
+	CMPQ    CX, $15
+	JEQ     bail
+	LEAQ    1(SI)(CX*1), AX // end of the literals in src
+	CMPQ    AX, R11
+	JHI     bail
+	LEAQ    (DI)(CX*1), BX  // end of the literals in dst
+	CMPQ    BX, R10
+	JHI     bail
+	CMPQ    CX, $8
+	JCS     tight_literals4
+	MOVQ    1(SI), BX
+	MOVQ    BX, (DI)
+	MOVQ    -8(AX), BX
+	MOVQ    BX, -8(DI)(CX*1)
+	JMP     tight_literals_done
+
+tight_literals4:
+	CMPQ CX, $4
+	JCS  tight_literals2
+	MOVL 1(SI), BX
+	MOVL BX, (DI)
+	MOVL -4(AX), BX
+	MOVL BX, -4(DI)(CX*1)
+	JMP  tight_literals_done
+
+tight_literals2:
+	CMPQ    CX, $2
+	JCS     tight_literals1
+	MOVWLZX 1(SI), BX
+	MOVW    BX, (DI)
+	MOVWLZX -2(AX), BX
+	MOVW    BX, -2(DI)(CX*1)
+	JMP     tight_literals_done
+
+tight_literals1:
+	TESTQ   CX, CX
+	JEQ     tight_literals_done
+	MOVBLZX 1(SI), BX
+	MOVB    BX, (DI)
+
+tight_literals_done:
+	MOVQ AX, SI
+	ADDQ CX, DI
+	CMPQ SI, R11
+	JEQ  last        // literals only: the last sequence
+	LEAQ 2(SI), AX
+	CMPQ AX, R11
+	JHI  bail
+	LEAQ 16(DI), AX
+	CMPQ AX, R10
+	JHI  bail
+	MOVWQZX (SI), AX
+	ADDQ    $2, SI
 	JMP     offset
 
 long_literals:
@@ -199,7 +252,7 @@ long_match:
 	// A match of CX bytes from BX at offset AX. Every path here leaves 16
 	// bytes of dst from DI: the main path at most 14 + 16 literals into the
 	// room of 38, long literals 16 bytes of dst after them, and the tight
-	// path the whole room.
+	// path checks it.
 match:
 	LEAQ (DI)(CX*1), DX // end of the match
 	CMPQ DX, R10
@@ -311,11 +364,21 @@ done:
 	SUBQ R8, DI
 	MOVQ SI, nin+64(FP)
 	MOVQ DI, nout+72(FP)
+	MOVB $0, last+80(FP)
+	RET
+
+last:
+	SUBQ src_base+24(FP), SI
+	SUBQ R8, DI
+	MOVQ SI, nin+64(FP)
+	MOVQ DI, nout+72(FP)
+	MOVB $1, last+80(FP)
 	RET
 
 early:
 	MOVQ AX, nin+64(FP)
 	MOVQ DI, nout+72(FP)
+	MOVB $0, last+80(FP)
 	RET
 
 // patternMasks holds, for each offset d from 1 to 15, the PSHUFB masks

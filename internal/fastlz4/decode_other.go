@@ -7,4 +7,4 @@ package fastlz4
 var useFast = false
 
 // decodeFast decodes nothing: it returns its starting position.
-func decodeFast(dst, src []byte, in, out int) (nin, nout int) { return in, out }
+func decodeFast(dst, src []byte, in, out int) (nin, nout int, last bool) { return in, out, false }

@@ -130,21 +130,23 @@ func TestDecodeFastStopsAtSequenceStart(t *testing.T) {
 		block := blockGen().Draw(t, "block")
 		dstLen := dstLenGen(t, block)
 		got := make([]byte, dstLen)
-		in, out := 0, 0
+		in, out, last := 0, 0, false
 		if len(block) >= fastSrcRoom && dstLen >= fastDstRoom {
-			in, out = decodeFast(got, block, 0, 0)
+			in, out, last = decodeFast(got, block, 0, 0)
 		}
 		want := make([]byte, dstLen)
-		at, wout := 0, 0
+		at, wout, done := 0, 0, false
 		for at < in {
-			var done bool
+			if done {
+				t.Fatalf("decodeFast went on past the last sequence, to %d", in)
+			}
 			var err error
-			if at, wout, done, err = sequence(want, block, at, wout); err != nil || done {
-				t.Fatalf("decodeFast passed the checked path's stop (%v, last %v) at %d", err, done, at)
+			if at, wout, done, err = sequence(want, block, at, wout); err != nil {
+				t.Fatalf("decodeFast passed the checked path's error %v at %d", err, at)
 			}
 		}
-		if at != in || wout != out {
-			t.Fatalf("decodeFast stopped at %d/%d, not at a sequence start (%d/%d)", in, out, at, wout)
+		if at != in || wout != out || done != last {
+			t.Fatalf("decodeFast stopped at %d/%d (last %v), not at a sequence start (%d/%d, last %v)", in, out, last, at, wout, done)
 		}
 		if !bytes.Equal(got[:out], want[:out]) {
 			t.Fatalf("decodeFast's %d bytes differ from the checked path's", out)
