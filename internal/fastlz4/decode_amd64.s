@@ -268,9 +268,39 @@ match:
 	MOVQ  DX, DI
 	JMP   loop
 
+	// More than 16 bytes at an offset of 16 to 31, with 32 bytes of dst
+	// after them: one period of the pattern with two 16-byte moves, then
+	// its first 32 bytes (X0, X1) stored every offset bytes. Loads right
+	// behind recent stores wait for them; these do so once per match.
+match_long:
+	CMPQ  AX, $32
+	JCC   match_far
+	LEAQ  32(DX), CX
+	CMPQ  CX, R10
+	JHI   match_far
+	MOVOU (BX), X0
+	MOVOU -16(BX)(AX*1), X1
+	MOVOU X0, (DI)
+	MOVOU X1, -16(DI)(AX*1)
+	MOVOU 16(BX), X1
+	ADDQ  AX, DI
+	CMPQ  DI, DX
+	JCC   match_tile_done
+
+match_tile:
+	MOVOU X0, (DI)
+	MOVOU X1, 16(DI)
+	ADDQ  AX, DI
+	CMPQ  DI, DX
+	JCS   match_tile
+
+match_tile_done:
+	MOVQ DX, DI
+	JMP  loop
+
 	// More than 16 bytes at an offset of 16 or more: 16-byte moves, each
 	// reading bytes stored before it, then the last 16 bytes of the match.
-match_long:
+match_far:
 	LEAQ -16(DX), CX
 
 match_long_copy:
