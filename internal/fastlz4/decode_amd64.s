@@ -298,9 +298,31 @@ match_tile_done:
 	MOVQ DX, DI
 	JMP  loop
 
+	// More than 16 bytes at an offset of 32 or more (or 16 or more without
+	// 32 bytes of dst after them, which go on to match_exact), with 32
+	// bytes of dst after them: 32 bytes a step, whose loads read bytes
+	// stored before it. (Most such matches take one step, without a loop
+	// branch to miss.)
+match_far:
+	LEAQ 32(DX), CX
+	CMPQ CX, R10
+	JHI  match_exact
+
+match_far_copy:
+	MOVOU (BX), X0
+	MOVOU 16(BX), X1
+	MOVOU X0, (DI)
+	MOVOU X1, 16(DI)
+	ADDQ  $32, BX
+	ADDQ  $32, DI
+	CMPQ  DI, DX
+	JCS   match_far_copy
+	MOVQ  DX, DI
+	JMP   loop
+
 	// More than 16 bytes at an offset of 16 or more: 16-byte moves, each
 	// reading bytes stored before it, then the last 16 bytes of the match.
-match_far:
+match_exact:
 	LEAQ -16(DX), CX
 
 match_long_copy:

@@ -63,13 +63,14 @@ func TestDecompressBlockGuardPages(t *testing.T) {
 
 // tailBlock is a valid block whose sequences cover the shapes the
 // decoder's paths tell apart: no, short and long literals; offsets 1, 3, 8,
-// 13, 16, 20, 24 and far; short and long matches; and a last literal run of
+// 13, 16, 20, 24, 100 and far; short and long matches, some whose
+// copies run up to 31 bytes past them; and a last literal run of
 // lastLit bytes.
 func tailBlock(lastLit int) []byte {
 	b := appendSequence(nil, literals(40), 7, 30)
 	for _, s := range []struct{ lit, offset, match int }{
 		{0, 1, 4}, {3, 3, 40}, {0, 8, 18}, {15, 13, 300}, {2, 16, 16}, {0, 20, 19},
-		{1, 400, 5}, {0, 1, 700}, {14, 2, 33}, {0, 40, 17}, {0, 5, 31}, {5, 9, 64}, {3, 24, 49},
+		{1, 400, 5}, {0, 1, 700}, {14, 2, 33}, {0, 40, 17}, {0, 5, 31}, {5, 9, 64}, {3, 24, 49}, {4, 100, 65},
 	} {
 		b = appendSequence(b, literals(s.lit), s.offset, s.match)
 	}
