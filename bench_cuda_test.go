@@ -8,8 +8,10 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/lz4warp/lz4warp/gpuimpl"
 	"github.com/lz4warp/lz4warp/internal/cudart"
@@ -17,26 +19,30 @@ import (
 )
 
 // The GPU benchmarks (spec/gpu-results.md records their figures):
-//   - BenchmarkEndToEnd/{simd,gpu}/<dataset>/<batch>: exactly <batch> pages
-//     (a set's pages repeated when it holds fewer) compressed by the 16-core
-//     CPU backend and end to end through a GPU Compressor's CompressBatch
-//     (staging, H2D, kernel, D2H, assembly) in the same run; the GPU also
-//     reports the sum of its kernel events as kernel-GB/s. The GPU backend
-//     is also added to bench_test.go's BenchmarkCompressBatch;
+//   - BenchmarkEndToEnd/{simd,gpu,gpubuf}/<dataset>/<batch>: exactly <batch>
+//     pages (a set's pages repeated when it holds fewer) compressed by the
+//     16-core CPU backend, end to end through a GPU Compressor's
+//     CompressBatch (staging, H2D, kernel, D2H, assembly), and through its
+//     CompressBuffer from a page-locked PageBuffer filled before the timed
+//     loop (H2D, kernel, D2H), in the same run; the GPU also reports the sum
+//     of its kernel events as kernel-GB/s. The GPU backend is also added to
+//     bench_test.go's BenchmarkCompressBatch;
 //   - BenchmarkGPUKernel/gpu/<dataset>/<batch>: the whole batch in one
 //     launch with nothing overlapping it, kernel-GB/s from its events;
 //   - BenchmarkPinnedH2D/64MiB: one pinned 64 MiB host-to-device copy.
-// LZ4WARP_BENCH_SLOT sets the GPU's pages per launch (default 8,192).
+// LZ4WARP_BENCH_SLOT sets the GPU's pages per launch (default 8,192) and
+// LZ4WARP_BENCH_SLOTS its ring slots (default 4).
 
 func init() {
 	extraBenchBackends = append(extraBenchBackends, benchBackend{name: "gpu", compress: gpuBenchCompress})
 }
 
-func benchSlotPages() int {
-	if v, err := strconv.Atoi(os.Getenv("LZ4WARP_BENCH_SLOT")); err == nil && v > 0 {
+// benchEnv is a positive integer from the environment, or def.
+func benchEnv(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
 		return v
 	}
-	return 8192
+	return def
 }
 
 var gpuBench struct {
@@ -54,7 +60,8 @@ func gpuBenchCompressor(b *testing.B) *Compressor {
 	defer gpuBench.Unlock()
 	if gpuBench.c == nil {
 		cfg := DefaultConfig()
-		cfg.BatchSize = benchSlotPages()
+		cfg.BatchSize = benchEnv("LZ4WARP_BENCH_SLOT", 8192)
+		cfg.RingBufferSlots = benchEnv("LZ4WARP_BENCH_SLOTS", cfg.RingBufferSlots)
 		c, err := NewGPUBatchCompressor(cfg)
 		if err != nil {
 			b.Fatal(err)
@@ -69,6 +76,12 @@ func gpuBenchCompressor(b *testing.B) *Compressor {
 // picks the CPU) through its engine directly, to find the crossover. It
 // reports the kernel's and the host's shares as GB/s.
 func gpuBenchCompress(b *testing.B, pages []Page) []CompressedPage {
+	return gpuBenchRun(b, pages, nil)
+}
+
+// gpuBenchRun is gpuBenchCompress, from buf's first len(pages) pages
+// through CompressBuffer when buf is not nil.
+func gpuBenchRun(b *testing.B, pages []Page, buf *PageBuffer) []CompressedPage {
 	c := gpuBenchCompressor(b)
 	gpuBench.Lock()
 	defer gpuBench.Unlock()
@@ -78,7 +91,13 @@ func gpuBenchCompress(b *testing.B, pages []Page) []CompressedPage {
 	var out []CompressedPage
 	var t gpuimpl.Timings
 	if len(pages) >= GPUMinBatch {
-		res, err := c.CompressBatch(pages)
+		var res *BatchResult
+		var err error
+		if buf != nil {
+			res, err = c.CompressBuffer(buf, len(pages))
+		} else {
+			res, err = c.CompressBatch(pages)
+		}
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -88,7 +107,13 @@ func gpuBenchCompress(b *testing.B, pages []Page) []CompressedPage {
 		out = res.Pages
 		t = c.lastTimings
 	} else {
-		o, tm, err := c.gpu.Compress(pages)
+		var o []gpuimpl.Output
+		var err error
+		if buf != nil {
+			o, t, err = c.gpu.CompressHost(buf.host, len(pages))
+		} else {
+			o, t, err = c.gpu.Compress(pages)
+		}
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -96,20 +121,26 @@ func gpuBenchCompress(b *testing.B, pages []Page) []CompressedPage {
 		for i := range o {
 			out[i] = CompressedPage{Kind: PageKind(o[i].Kind), Data: o[i].Data}
 		}
-		t = tm
 	}
 	gpuBench.bytes += float64(len(pages) * PageSize)
 	gpuBench.t.Kernel += t.Kernel
+	gpuBench.t.Total += t.Total
 	gpuBench.t.Stage += t.Stage
 	gpuBench.t.Assemble += t.Assemble
 	reportShares(b, gpuBench.bytes, gpuBench.t)
 	return out
 }
 
-// reportShares reports bytes over the kernel's and the host's times.
+// reportShares reports bytes over the kernel's and the host's times, and
+// over the device's time from the first copy to the last (RT-7).
 func reportShares(b *testing.B, bytes float64, t gpuimpl.Timings) {
 	b.ReportMetric(bytes/t.Kernel.Seconds()/1e9, "kernel-GB/s")
-	b.ReportMetric(bytes/t.Stage.Seconds()/1e9, "stage-GB/s")
+	if t.Total > 0 {
+		b.ReportMetric(bytes/t.Total.Seconds()/1e9, "device-GB/s")
+	}
+	if t.Stage > 0 {
+		b.ReportMetric(bytes/t.Stage.Seconds()/1e9, "stage-GB/s")
+	}
 	b.ReportMetric(bytes/t.Assemble.Seconds()/1e9, "assemble-GB/s")
 }
 
@@ -129,18 +160,23 @@ func tiledBatch(b *testing.B, name string, n int) []Page {
 
 func BenchmarkEndToEnd(b *testing.B) {
 	cpu := func(_ *testing.B, pages []Page) []CompressedPage { return compressParallel(pages) }
-	for _, be := range []benchBackend{{name: "simd", compress: cpu}, {name: "gpu", compress: gpuBenchCompress}} {
+	for _, be := range []benchBackend{{name: "simd", compress: cpu}, {name: "gpu", compress: gpuBenchCompress}, {name: "gpubuf"}} {
 		for _, name := range dataset.Names() {
 			for _, size := range batchSizes(b) {
 				b.Run(fmt.Sprintf("%s/%s/%d", be.name, name, size), func(b *testing.B) {
 					pages := tiledBatch(b, name, size)
-					if be.name == "gpu" {
+					compress := be.compress
+					if be.name != "simd" {
 						gpuBenchCompressor(b)
+					}
+					if be.name == "gpubuf" {
+						buf := gpuBenchBuffer(b, pages)
+						compress = func(b *testing.B, pages []Page) []CompressedPage { return gpuBenchRun(b, pages, buf) }
 					}
 					b.SetBytes(int64(len(pages)) * PageSize)
 					var out []CompressedPage
 					for b.Loop() {
-						out = be.compress(b, pages)
+						out = compress(b, pages)
 					}
 					stored := 0
 					for _, p := range out {
@@ -151,6 +187,21 @@ func BenchmarkEndToEnd(b *testing.B) {
 			}
 		}
 	}
+}
+
+// gpuBenchBuffer is a page-locked buffer of the shared GPU Compressor
+// holding pages, closed when the benchmark ends.
+func gpuBenchBuffer(b *testing.B, pages []Page) *PageBuffer {
+	buf, err := gpuBench.c.NewPageBuffer(len(pages))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { buf.Close() })
+	if !buf.Pinned() {
+		b.Fatal("the PageBuffer is not page-locked")
+	}
+	copy(buf.Pages(), pages)
+	return buf
 }
 
 func BenchmarkGPUKernel(b *testing.B) {
@@ -188,57 +239,82 @@ func median(d []time.Duration) time.Duration {
 	return s[len(s)/2]
 }
 
+// BenchmarkPinnedH2D measures one 64 MiB host-to-device copy from memory
+// allocated page-locked by the driver (64MiB), and from Go memory and from
+// memory mapped with transparent huge pages, both page-locked with
+// cuMemHostRegister as PageBuffer does (64MiB-registered,
+// 64MiB-registered-thp).
 func BenchmarkPinnedH2D(b *testing.B) {
 	const size = 64 << 20
-	b.Run("64MiB", func(b *testing.B) {
-		c, err := cudart.NewContext(0)
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer c.Close()
-		host, err := c.HostAlloc(size)
-		if err != nil {
-			b.Fatal(err)
-		}
-		for i := range host.Bytes {
-			host.Bytes[i] = byte(i)
-		}
-		dev, err := c.Alloc(size)
-		if err != nil {
-			b.Fatal(err)
-		}
-		s, _ := c.NewStream()
-		start, _ := c.NewEvent()
-		end, _ := c.NewEvent()
-		copyOnce := func() time.Duration {
-			if err := start.Record(s); err != nil {
-				b.Fatal(err)
+	c, err := cudart.NewContext(0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	host, err := c.HostAlloc(size)
+	if err != nil {
+		b.Fatal(err)
+	}
+	goMem := make([]byte, size)
+	if _, err := c.Register(goMem); err != nil {
+		b.Fatal(err)
+	}
+	thp, err := syscall.Mmap(-1, 0, size+2<<20, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANONYMOUS)
+	if err != nil {
+		b.Fatal(err)
+	}
+	thp = thp[-int(uintptr(unsafe.Pointer(&thp[0])))&(2<<20-1):][:size]
+	if err := syscall.Madvise(thp, 14 /* MADV_HUGEPAGE */); err != nil {
+		b.Logf("madvise: %v", err)
+	}
+	if _, err := c.Register(thp); err != nil {
+		b.Fatal(err)
+	}
+	dev, err := c.Alloc(size)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, _ := c.NewStream()
+	start, _ := c.NewEvent()
+	end, _ := c.NewEvent()
+	for _, src := range []struct {
+		name string
+		mem  []byte
+	}{{"64MiB", host.Bytes}, {"64MiB-registered", goMem}, {"64MiB-registered-thp", thp}} {
+		b.Run(src.name, func(b *testing.B) {
+			for i := range src.mem {
+				src.mem[i] = byte(i)
 			}
-			if err := s.CopyHtoD(dev, host.Bytes); err != nil {
-				b.Fatal(err)
+			copyOnce := func() time.Duration {
+				if err := start.Record(s); err != nil {
+					b.Fatal(err)
+				}
+				if err := s.CopyHtoD(dev, src.mem); err != nil {
+					b.Fatal(err)
+				}
+				if err := end.Record(s); err != nil {
+					b.Fatal(err)
+				}
+				if err := end.Synchronize(); err != nil {
+					b.Fatal(err)
+				}
+				d, err := start.Elapsed(end)
+				if err != nil {
+					b.Fatal(err)
+				}
+				return d
 			}
-			if err := end.Record(s); err != nil {
-				b.Fatal(err)
+			copyOnce() // warm-up: the first copies map the buffers
+			copyOnce()
+			const perIteration = 8
+			b.SetBytes(size * perIteration)
+			var times []time.Duration
+			for b.Loop() {
+				for range perIteration {
+					times = append(times, copyOnce())
+				}
 			}
-			if err := end.Synchronize(); err != nil {
-				b.Fatal(err)
-			}
-			d, err := start.Elapsed(end)
-			if err != nil {
-				b.Fatal(err)
-			}
-			return d
-		}
-		copyOnce() // warm-up: the first copies map the buffers
-		copyOnce()
-		const perIteration = 8
-		b.SetBytes(size * perIteration)
-		var times []time.Duration
-		for b.Loop() {
-			for range perIteration {
-				times = append(times, copyOnce())
-			}
-		}
-		b.ReportMetric(size/median(times).Seconds()/1e9, "h2d-GB/s")
-	})
+			b.ReportMetric(size/median(times).Seconds()/1e9, "h2d-GB/s")
+		})
+	}
 }

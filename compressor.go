@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/lz4warp/lz4warp/gpuimpl"
 )
@@ -81,7 +82,7 @@ func (c *Compressor) CompressBatch(pages []Page) (*BatchResult, error) {
 	if c.closed {
 		return nil, ErrClosed
 	}
-	return c.compress(SelectBackend(len(pages), c.gpu != nil), pages)
+	return c.compress(SelectBackend(len(pages), c.gpu != nil), pages, nil)
 }
 
 // CompressBatchOn compresses pages on backend b, whatever their number
@@ -103,20 +104,25 @@ func (c *Compressor) CompressBatchOn(b Backend, pages []Page) (*BatchResult, err
 	default:
 		return nil, fmt.Errorf("%w: Backend %v is unknown", ErrInvalidConfig, b)
 	}
-	return c.compress(b, pages)
+	return c.compress(b, pages, nil)
 }
 
 // compress runs a batch on backend b and accounts for it; c.mu is held.
-func (c *Compressor) compress(b Backend, pages []Page) (*BatchResult, error) {
+// On the GPU, pages are host.Pages when host is not nil.
+func (c *Compressor) compress(b Backend, pages []Page, host *gpuimpl.HostPages) (*BatchResult, error) {
 	start := time.Now()
 	res := &BatchResult{Backend: b}
 	if res.Backend == BackendGPU {
-		out, t, err := c.gpu.Compress(pages)
+		var out []gpuimpl.Output
+		var t gpuimpl.Timings
+		var err error
+		if host != nil {
+			out, t, err = c.gpu.CompressHost(host, len(pages))
+		} else {
+			out, t, err = c.gpu.Compress(pages)
+		}
 		if err == nil {
-			res.Pages = make([]CompressedPage, len(out))
-			for i, o := range out {
-				res.Pages[i] = CompressedPage{Kind: PageKind(o.Kind), Data: o.Data}
-			}
+			res.Pages = compressedPages(out)
 			res.H2DTime, res.KernelTime, res.D2HTime = t.H2D, t.Kernel, t.D2H
 			c.lastTimings = t
 		} else if errors.Is(err, gpuimpl.ErrFault) {
@@ -146,6 +152,13 @@ func (c *Compressor) compress(b Backend, pages []Page) (*BatchResult, error) {
 	}
 	c.stats.TotalTime += res.TotalTime
 	return res, nil
+}
+
+// compressedPages views the GPU's outputs as CompressedPages, which have the
+// same layout (a test checks it): a batch of 100,000 pages would otherwise
+// spend a millisecond copying them.
+func compressedPages(out []gpuimpl.Output) []CompressedPage {
+	return unsafe.Slice((*CompressedPage)(unsafe.Pointer(unsafe.SliceData(out))), len(out))
 }
 
 // DecompressBatch restores pages into dst, which must be at least as long.

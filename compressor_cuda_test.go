@@ -128,6 +128,46 @@ func TestCompressorFaultFallback(t *testing.T) {
 	}
 }
 
+// Checks API-18, API-15: a page-locked buffer goes to the GPU from 1,000
+// pages on with the reference's bytes, pointing into the buffer, and a
+// fault during it loses no page.
+func TestCompressBufferOnGPU(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.BatchSize = 700
+	c, err := NewGPUBatchCompressor(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	pages := mixedPages(2500, 7)
+	buf, err := c.NewPageBuffer(len(pages))
+	if err != nil || !buf.Pinned() {
+		t.Fatalf("NewPageBuffer: pinned %v, %v", buf != nil && buf.Pinned(), err)
+	}
+	defer buf.Close()
+	copy(buf.Pages(), pages)
+	for _, n := range []int{len(pages), GPUMinBatch, GPUMinBatch - 1} {
+		res, err := c.CompressBuffer(buf, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Backend != SelectBackend(n, true) {
+			t.Errorf("%d pages: backend %v", n, res.Backend)
+		}
+		checkAgainstReference(t, pages[:n], res.Pages)
+	}
+	c.gpu.InjectFault(gpuimpl.FaultInvalidLaunch)
+	res, err := c.CompressBuffer(buf, len(pages))
+	if err != nil || res.Backend != BackendSIMD || c.Stats().GPUFallbacks != 1 {
+		t.Fatalf("fault: backend %v, fallbacks %d, %v", res.Backend, c.Stats().GPUFallbacks, err)
+	}
+	checkAgainstReference(t, pages, res.Pages)
+	if res, err = c.CompressBuffer(buf, len(pages)); err != nil || res.Backend != BackendGPU {
+		t.Fatalf("after the fault: %v", err)
+	}
+	checkAgainstReference(t, pages, res.Pages)
+}
+
 // Checks API-15, RT-9: a sticky fault loses no page either: the batch comes
 // back complete from the CPU, GPUFallbacks counts it, and since the device
 // is lost to the process, the Compressor sends later batches to the CPU.

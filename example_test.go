@@ -215,3 +215,34 @@ func ExampleStats() {
 	// ratio: 4
 	// GB/s: 4
 }
+
+// A PageBuffer lets the GPU read the pages and write the payloads with no
+// copy on the host; without a GPU it is ordinary memory and the CPU
+// compresses it. Its results are valid until the buffer's next batch.
+func ExampleCompressor_CompressBuffer() {
+	c, err := lz4warp.NewCompressor(lz4warp.DefaultConfig())
+	if err != nil {
+		panic(err)
+	}
+	defer c.Close()
+	buf, err := c.NewPageBuffer(4096)
+	if err != nil {
+		panic(err)
+	}
+	defer buf.Close()
+	pages := buf.Pages()
+	for i := range pages {
+		copy(pages[i][:], fmt.Sprintf("page %d of a buffer that the GPU copies from directly", i))
+	}
+	res, err := c.CompressBuffer(buf, len(pages))
+	if err != nil {
+		panic(err)
+	}
+	stored := 0
+	for _, p := range res.Pages {
+		stored += len(p.Data) // to keep a payload, copy it before the next CompressBuffer
+	}
+	fmt.Println(len(res.Pages), "pages,", stored < len(pages)*lz4warp.PageSize/10, "stored in under a tenth")
+	// Output:
+	// 4096 pages, true stored in under a tenth
+}

@@ -26,6 +26,7 @@ var (
 	ErrCorrupt         = errors.New("lz4warp: corrupt compressed page")
 	ErrShortBuffer     = errors.New("lz4warp: destination too short")
 	ErrClosed          = errors.New("lz4warp: compressor closed")
+	ErrBadBuffer       = errors.New("lz4warp: page buffer closed, of another compressor, or too short")
 )
 
 // Algorithm is a compression algorithm.

@@ -9,14 +9,14 @@ import (
 // assemble turns the kernel's meta words and output slots for pages into
 // outputs (RT-8): the kind and the length come from the meta word, a
 // same-filled page's word and an LZ4 page's block from its slot, a raw
-// page's payload from the input page itself (GPU-1). Every payload is
-// copied out of the staging buffers, which the next chunk overwrites, into
-// one allocation per worker. A meta word that GPU-1 does not allow is an
+// page's payload from the input page itself (GPU-1). With own, every
+// payload is copied, into one allocation per worker, out of the staging
+// buffers that the next chunk overwrites; without it, outputs point into
+// slots and pages (RT-13). A meta word that GPU-1 does not allow is an
 // error wrapping ErrFault.
-func assemble(out []Output, pages [][PageSize]byte, meta, slots []byte) error {
+func assemble(out []Output, pages [][PageSize]byte, meta, slots []byte, own bool) error {
 	errs := make([]error, len(out))
 	parallel(len(out), 256, func(lo, hi int) {
-		parts := make([][]byte, hi-lo)
 		for i := lo; i < hi; i++ {
 			word := binary.LittleEndian.Uint32(meta[4*i:])
 			kind, n := DecodeMeta(word)
@@ -26,19 +26,25 @@ func assemble(out []Output, pages [][PageSize]byte, meta, slots []byte) error {
 					ErrFault, i, word, kind, n)
 				return
 			case kind == kindRaw:
-				parts[i-lo] = pages[i][:]
+				out[i] = Output{Kind: kind, Data: pages[i][:]}
 			default:
-				parts[i-lo] = slots[OutSlot*i : OutSlot*i+n]
+				out[i] = Output{Kind: kind, Data: slots[OutSlot*i : OutSlot*i+n : OutSlot*i+n]}
 			}
+		}
+		if !own {
+			return
+		}
+		parts := make([][]byte, hi-lo)
+		for i := range parts {
+			parts[i] = out[lo+i].Data
 		}
 		// bytes.Join allocates without zeroing what it then overwrites:
 		// clearing the buffer first cost as much as filling it.
 		buf := bytes.Join(parts, nil)
 		off := 0
 		for i := lo; i < hi; i++ {
-			kind, _ := DecodeMeta(binary.LittleEndian.Uint32(meta[4*i:]))
-			end := off + len(parts[i-lo])
-			out[i] = Output{Kind: kind, Data: buf[off:end:end]}
+			end := off + len(out[i].Data)
+			out[i].Data = buf[off:end:end]
 			off = end
 		}
 	})

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -31,9 +32,16 @@ func fakeKernel(pages [][PageSize]byte) (meta, slots []byte) {
 	return meta, slots
 }
 
-// Checks RT-8: kinds and lengths from the meta words, payloads from the
-// slots, raw pages from the input, every payload copied out.
+// Checks RT-8, RT-13: kinds and lengths from the meta words, payloads from
+// the slots, raw pages from the input; every payload copied out when the
+// outputs own their bytes, none when they are views.
 func TestAssemble(t *testing.T) {
+	for _, own := range []bool{true, false} {
+		t.Run(fmt.Sprintf("own=%v", own), func(t *testing.T) { testAssemble(t, own) })
+	}
+}
+
+func testAssemble(t *testing.T, own bool) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	var pages [][PageSize]byte
 	for i := range 900 {
@@ -41,7 +49,7 @@ func TestAssemble(t *testing.T) {
 	}
 	meta, slots := fakeKernel(pages)
 	out := make([]Output, len(pages))
-	if err := assemble(out, pages, meta, slots); err != nil {
+	if err := assemble(out, pages, meta, slots, own); err != nil {
 		t.Fatal(err)
 	}
 	kinds := map[uint8]int{}
@@ -51,25 +59,29 @@ func TestAssemble(t *testing.T) {
 		if out[i].Kind != uint8(kind) || !bytes.Equal(out[i].Data, buf[:n]) {
 			t.Fatalf("page %d: kind %d, %d bytes; want %v, %d bytes", i, out[i].Kind, len(out[i].Data), kind, n)
 		}
+		if cap(out[i].Data) != len(out[i].Data) {
+			t.Fatalf("page %d: an append to its payload would overwrite the next", i)
+		}
 		kinds[out[i].Kind]++
 	}
 	if kinds[kindSame] == 0 || kinds[kindLZ4] == 0 || kinds[kindRaw] == 0 {
 		t.Errorf("kinds covered: %v", kinds)
 	}
-	// The outputs own their bytes: neither the staging buffers nor the
-	// input pages back them.
+	// Owned outputs keep their bytes when the staging buffers and the
+	// input pages change; views show the change.
 	want := make([]Output, len(out))
 	for i, o := range out {
 		want[i] = Output{Kind: o.Kind, Data: bytes.Clone(o.Data)}
 	}
-	clear(slots)
-	clear(meta)
+	for i := range slots {
+		slots[i] ^= 0x5a
+	}
 	for i := range pages {
 		pages[i][0] ^= 1
 	}
 	for i := range out {
-		if !bytes.Equal(out[i].Data, want[i].Data) {
-			t.Fatalf("page %d (kind %d): the output changed with the buffers it was assembled from", i, out[i].Kind)
+		if bytes.Equal(out[i].Data, want[i].Data) != own {
+			t.Fatalf("own=%v, page %d (kind %d): output changed with its buffers: %v", own, i, out[i].Kind, !own)
 		}
 	}
 }
@@ -80,7 +92,7 @@ func TestAssembleRejectsBadMeta(t *testing.T) {
 	for _, word := range []uint32{0, 1<<24 | 7, 2 << 24 /* LZ4, length 0 */, 2<<24 | OutSlot, 3<<24 | 100, 4<<24 | 8} {
 		meta, slots := fakeKernel(pages)
 		binary.LittleEndian.PutUint32(meta[8:], word)
-		err := assemble(make([]Output, 4), pages, meta, slots)
+		err := assemble(make([]Output, 4), pages, meta, slots, true)
 		if !errors.Is(err, ErrFault) {
 			t.Errorf("meta word %#x: %v, want ErrFault", word, err)
 		}

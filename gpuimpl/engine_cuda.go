@@ -30,30 +30,32 @@ func Devices() ([]Device, error) {
 type deviceState struct {
 	// mu is held for reading by every batch and for writing by a rebuild,
 	// so that no batch runs in a context being destroyed.
-	mu    sync.RWMutex
-	index int
-	info  cudart.DeviceInfo
-	sm    int
-	ctx   *cudart.Context // nil after a failed rebuild
-	fn    *cudart.Function
-	trap  *cudart.Function // loaded when a test first injects a launch failure
-	gen   int              // counts rebuilds; buffers of an older generation are gone
-	refs  int
-	lost  error // the sticky fault that made the device unusable, if any
+	mu     sync.RWMutex
+	index  int
+	info   cudart.DeviceInfo
+	sm     int
+	ctx    *cudart.Context // nil after a failed rebuild
+	fn     *cudart.Function
+	gather *cudart.Function // GPU-8
+	trap   *cudart.Function // loaded when a test first injects a launch failure
+	gen    int              // counts rebuilds; buffers of an older generation are gone
+	refs   int
+	lost   error // the sticky fault that made the device unusable, if any
 }
 
 var (
 	devicesMu sync.Mutex
 	devices   = map[int]*deviceState{}
-	ptxTexts  sync.Map // sm → KernelPTX(sm)
+	ptxTexts  sync.Map // [2]string{KernelPTX(sm), GatherPTX(sm)} by sm
 )
 
-func kernelText(sm int) string {
+// kernelTexts are the page and gather modules for sm, generated once.
+func kernelTexts(sm int) [2]string {
 	if t, ok := ptxTexts.Load(sm); ok {
-		return t.(string)
+		return t.([2]string)
 	}
-	t, _ := ptxTexts.LoadOrStore(sm, KernelPTX(sm))
-	return t.(string)
+	t, _ := ptxTexts.LoadOrStore(sm, [2]string{KernelPTX(sm), GatherPTX(sm)})
+	return t.([2]string)
 }
 
 // acquireDevice returns the device's shared state, creating its context
@@ -82,23 +84,24 @@ func acquireDevice(index int) (*deviceState, error) {
 	return d, nil
 }
 
-// load creates the context and JIT-compiles the kernel into it.
+// load creates the context and JIT-compiles the kernels into it.
 func (d *deviceState) load() error {
 	ctx, err := cudart.NewContext(d.index)
 	if err != nil {
 		return err
 	}
-	mod, err := ctx.LoadPTX(kernelText(d.sm))
-	if err != nil {
-		ctx.Close()
-		return fmt.Errorf("gpuimpl: loading the sm_%d kernel on %s: %w", d.sm, d.info.Name, err)
+	var fns [2]*cudart.Function
+	for i, name := range []string{KernelName, GatherName} {
+		mod, err := ctx.LoadPTX(kernelTexts(d.sm)[i])
+		if err == nil {
+			fns[i], err = mod.Function(name)
+		}
+		if err != nil {
+			ctx.Close()
+			return fmt.Errorf("gpuimpl: loading the sm_%d %s on %s: %w", d.sm, name, d.info.Name, err)
+		}
 	}
-	fn, err := mod.Function(KernelName)
-	if err != nil {
-		ctx.Close()
-		return err
-	}
-	d.ctx, d.fn, d.trap = ctx, fn, nil
+	d.ctx, d.fn, d.gather, d.trap = ctx, fns[0], fns[1], nil
 	return nil
 }
 
@@ -123,7 +126,7 @@ func (d *deviceState) rebuild(gen int, cause error) error {
 	if d.ctx != nil {
 		d.ctx.Close() // a poisoned context reports its error again; it is gone either way
 	}
-	d.ctx, d.fn, d.trap = nil, nil, nil
+	d.ctx, d.fn, d.gather, d.trap = nil, nil, nil, nil
 	d.gen++
 	return d.load()
 }
@@ -170,8 +173,18 @@ type slot struct {
 	dMeta  cudart.DevicePtr
 	dDst   cudart.DevicePtr
 	ev     [4]*cudart.Event // before H2D, before the kernel, after it, after D2H
-	lo, n  int              // the pages in flight: pages[lo:lo+n]
 	busy   bool
+	chunk
+}
+
+// chunk is the part of a batch a slot has in flight: pages[lo:lo+n], and
+// the pinned host memory it is copied from and gathered into (the slot's
+// own buffers, or the caller's HostPages), with the device addresses of
+// hDst and hMeta.
+type chunk struct {
+	lo, n             int
+	hSrc, hMeta, hDst []byte
+	hDstDev, hMetaDev uint64
 }
 
 // ErrClosed reports the use of a closed Engine.
@@ -302,10 +315,33 @@ func (e *Engine) InjectFault(f Fault) { e.inject = f }
 // returned wrapping ErrFault; the context is then rebuilt for the next
 // batch, and this batch's output is void (RT-9).
 func (e *Engine) Compress(pages [][PageSize]byte) ([]Output, Timings, error) {
+	return e.compress(pages, nil)
+}
+
+// CompressHost compresses h.Pages[:n] like Compress, but copies them to the
+// device straight from h and the outputs straight back into h, and returns
+// outputs that point into h and are kept in it (RT-13): they stay valid
+// until h is used again.
+func (e *Engine) CompressHost(h *HostPages, n int) ([]Output, Timings, error) {
+	if h.owner != e || h.mem == nil {
+		return nil, Timings{}, errHostPages
+	}
+	if n < 0 || n > len(h.Pages) {
+		return nil, Timings{}, fmt.Errorf("gpuimpl: %d pages of a HostPages of %d", n, len(h.Pages))
+	}
+	return e.compress(h.Pages[:n], h)
+}
+
+func (e *Engine) compress(pages [][PageSize]byte, host *HostPages) ([]Output, Timings, error) {
 	if e.closed {
 		return nil, Timings{}, ErrClosed
 	}
-	out := make([]Output, len(pages))
+	var out []Output
+	if host != nil {
+		out = host.out[:len(pages)]
+	} else {
+		out = make([]Output, len(pages))
+	}
 	if len(pages) == 0 {
 		return out, Timings{}, nil
 	}
@@ -313,9 +349,12 @@ func (e *Engine) Compress(pages [][PageSize]byte) ([]Output, Timings, error) {
 	d.mu.RLock()
 	var t Timings
 	err := e.prepare()
+	if err == nil && host != nil {
+		err = host.register()
+	}
 	gen := d.gen
 	if err == nil {
-		t, err = e.run(pages, out)
+		t, err = e.run(pages, host, out)
 	}
 	d.mu.RUnlock()
 	if err == nil {
@@ -358,7 +397,8 @@ func (e *Engine) prepare() error {
 // slot has its own stream: while slot k's kernel runs, slot k+1's pages
 // are staged and copied in and slot k-1's results copied out. Without it,
 // one slot runs its stages in order and the host waits for each chunk.
-func (e *Engine) run(pages [][PageSize]byte, out []Output) (Timings, error) {
+// With host, pages are host.Pages and nothing is staged (RT-13).
+func (e *Engine) run(pages [][PageSize]byte, host *HostPages, out []Output) (Timings, error) {
 	var t Timings
 	b := e.opts.BatchPages
 	chunks := (len(pages) + b - 1) / b
@@ -372,15 +412,33 @@ func (e *Engine) run(pages [][PageSize]byte, out []Output) (Timings, error) {
 	}
 	for c := range chunks {
 		s := e.slots[c%len(e.slots)]
+		var prev chunk // the slot's previous chunk, assembled after this one is issued
 		if s.busy {
-			if err := e.finish(s, pages, out, &t); err != nil {
+			if err := e.wait(s, &t); err != nil {
 				return t, err
 			}
+			prev = s.chunk
+			if host == nil {
+				// The staging buffers are about to be overwritten.
+				if err := e.assemble(prev, pages, host, out, &t); err != nil {
+					return t, err
+				}
+				prev.n = 0
+			}
 		}
-		s.lo, s.n = c*b, min(b, len(pages)-c*b)
-		staged := time.Now()
-		parallelCopy(s.src.Bytes[:s.n*PageSize], pageBytes(pages[s.lo:s.lo+s.n]))
-		t.Stage += time.Since(staged)
+		lo, n := c*b, min(b, len(pages)-c*b)
+		s.chunk = chunk{lo: lo, n: n}
+		if host != nil {
+			s.hSrc = pageBytes(pages[lo : lo+n])
+			s.hMeta, s.hDst = host.meta[4*lo:4*(lo+n)], host.slots[OutSlot*lo:OutSlot*(lo+n)]
+			s.hMetaDev, s.hDstDev = host.dev+offset(host.mem, s.hMeta), host.dev+offset(host.mem, s.hDst)
+		} else {
+			s.hSrc, s.hMeta, s.hDst = s.src.Bytes[:n*PageSize], s.meta.Bytes[:4*n], s.dst.Bytes[:OutSlot*n]
+			s.hMetaDev, s.hDstDev = uint64(s.meta.Device), uint64(s.dst.Device)
+			staged := time.Now()
+			parallelCopy(s.hSrc, pageBytes(pages[lo:lo+n]))
+			t.Stage += time.Since(staged)
+		}
 		if c == 0 {
 			if err := e.begin.Record(s.stream); err != nil {
 				return t, err
@@ -390,8 +448,16 @@ func (e *Engine) run(pages [][PageSize]byte, out []Output) (Timings, error) {
 			return t, err
 		}
 		fault = NoFault
+		// With HostPages every chunk has its own host memory: the
+		// previous chunk is assembled while the device works on this one,
+		// rather than holding up its copy.
+		if prev.n > 0 {
+			if err := e.assemble(prev, pages, host, out, &t); err != nil {
+				return t, err
+			}
+		}
 		if !e.opts.AsyncDMA {
-			if err := e.finish(s, pages, out, &t); err != nil {
+			if err := e.finish(s, pages, host, out, &t); err != nil {
 				return t, err
 			}
 		}
@@ -410,7 +476,7 @@ func (e *Engine) run(pages [][PageSize]byte, out []Output) (Timings, error) {
 		// Finish in issue order, which the slots follow round-robin.
 		s := e.slots[(chunks+i)%len(e.slots)]
 		if s.busy {
-			if err := e.finish(s, pages, out, &t); err != nil {
+			if err := e.finish(s, pages, host, out, &t); err != nil {
 				return t, err
 			}
 		}
@@ -423,8 +489,8 @@ func (e *Engine) run(pages [][PageSize]byte, out []Output) (Timings, error) {
 	return t, err
 }
 
-// issue queues one chunk's H2D copy, kernel and D2H copies in its slot's
-// stream, with events between the stages.
+// issue queues one chunk's H2D copy, kernel and gather kernel (its D2H
+// stage, GPU-8) in its slot's stream, with events between the stages.
 func (e *Engine) issue(s *slot, fault Fault) error {
 	st := s.stream
 	s.busy = true
@@ -438,7 +504,7 @@ func (e *Engine) issue(s *slot, fault Fault) error {
 	}
 	steps := []func() error{
 		func() error { return s.ev[0].Record(st) },
-		func() error { return st.CopyHtoD(s.dSrc, s.src.Bytes[:s.n*PageSize]) },
+		func() error { return st.CopyHtoD(s.dSrc, s.hSrc) },
 		func() error { return s.ev[1].Record(st) },
 		func() error {
 			if fault == FaultLaunchFailure {
@@ -452,8 +518,10 @@ func (e *Engine) issue(s *slot, fault Fault) error {
 				uint64(s.dSrc), uint64(s.dDst), meta, uint64(s.n))
 		},
 		func() error { return s.ev[2].Record(st) },
-		func() error { return st.CopyDtoH(s.meta.Bytes[:4*s.n], s.dMeta) },
-		func() error { return st.CopyDtoH(s.dst.Bytes[:OutSlot*s.n], s.dDst) },
+		func() error {
+			return st.Launch(e.dev.gather, cudart.Dim{X: Blocks(s.n)}, cudart.Dim{X: ThreadsPerBlock}, 0,
+				uint64(s.dDst), uint64(s.dMeta), s.hDstDev, s.hMetaDev, uint64(s.n))
+		},
 		func() error { return s.ev[3].Record(st) },
 	}
 	for _, step := range steps {
@@ -464,9 +532,16 @@ func (e *Engine) issue(s *slot, fault Fault) error {
 	return nil
 }
 
-// finish waits for a slot's chunk, adds its stage times and assembles its
-// pages' outputs.
-func (e *Engine) finish(s *slot, pages [][PageSize]byte, out []Output, t *Timings) error {
+// finish waits for a slot's chunk and assembles its pages' outputs.
+func (e *Engine) finish(s *slot, pages [][PageSize]byte, host *HostPages, out []Output, t *Timings) error {
+	if err := e.wait(s, t); err != nil {
+		return err
+	}
+	return e.assemble(s.chunk, pages, host, out, t)
+}
+
+// wait waits for a slot's chunk and adds its stage times.
+func (e *Engine) wait(s *slot, t *Timings) error {
 	if err := s.ev[3].Synchronize(); err != nil {
 		return err
 	}
@@ -478,8 +553,14 @@ func (e *Engine) finish(s *slot, pages [][PageSize]byte, out []Output, t *Timing
 		}
 		*dst += d
 	}
+	return nil
+}
+
+// assemble builds a finished chunk's outputs: copies of them, or views of
+// host's memory (RT-8).
+func (e *Engine) assemble(c chunk, pages [][PageSize]byte, host *HostPages, out []Output, t *Timings) error {
 	start := time.Now()
-	err := assemble(out[s.lo:s.lo+s.n], pages[s.lo:s.lo+s.n], s.meta.Bytes[:4*s.n], s.dst.Bytes[:OutSlot*s.n])
+	err := assemble(out[c.lo:c.lo+c.n], pages[c.lo:c.lo+c.n], c.hMeta, c.hDst, host == nil)
 	t.Assemble += time.Since(start)
 	return err
 }

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+	"unsafe"
 
 	"github.com/lz4warp/lz4warp/internal/cudart"
 	"github.com/lz4warp/lz4warp/reference"
@@ -190,6 +191,69 @@ func TestEngineOutputsOwnTheirBytes(t *testing.T) {
 	for i := range out {
 		if out[i].Kind != saved[i].Kind || !bytes.Equal(out[i].Data, saved[i].Data) {
 			t.Fatalf("page %d's output changed after a later batch or a change of its input", i)
+		}
+	}
+}
+
+// Checks RT-13: pages compressed from page-locked HostPages give the
+// reference's bytes through a ring with partial chunks, in order and
+// overlapped; nothing is staged; the outputs point into the HostPages;
+// after a fault the rebuilt context locks them again; closed HostPages and
+// those of another engine are refused.
+func TestEngineHostPages(t *testing.T) {
+	pages := genBatch(13, 0, 9*700+13)
+	for _, opts := range []Options{
+		{BatchPages: 1000, RingSlots: 4, AsyncDMA: true},
+		{BatchPages: 777, RingSlots: 2, AsyncDMA: false},
+	} {
+		e := openEngine(t, opts)
+		h, err := e.NewHostPages(len(pages) + 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		copy(h.Pages, pages)
+		mem := uintptr(unsafe.Pointer(&h.mem[0]))
+		for _, n := range []int{len(pages), 2500, 0} {
+			out, tm, err := e.CompressHost(h, n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if bad := checkBatch(t, fmt.Sprintf("host-%d", n), pages[:n], out); bad != 0 {
+				t.Fatalf("%+v, %d pages: %d differ from the reference", opts, n, bad)
+			}
+			if n > 0 && (tm.Stage != 0 || tm.H2D <= 0 || tm.Kernel <= 0 || tm.D2H <= 0) {
+				t.Errorf("%+v, %d pages: timings %+v, want no staging", opts, n, tm)
+			}
+			for i, o := range out {
+				if p := uintptr(unsafe.Pointer(&o.Data[0])); p < mem || p >= mem+uintptr(len(h.mem)) {
+					t.Fatalf("page %d's output at %#x lies outside the HostPages", i, p)
+				}
+			}
+		}
+		gen := e.dev.gen
+		e.InjectFault(FaultOutOfMemory)
+		if _, _, err := e.CompressHost(h, 1500); !errors.Is(err, ErrFault) || e.dev.gen != gen+1 {
+			t.Fatalf("injected fault: %v, generation %d → %d", err, gen, e.dev.gen)
+		}
+		out, _, err := e.CompressHost(h, 1500)
+		if err != nil || h.gen != e.dev.gen {
+			t.Fatalf("after the rebuild: %v, registered in generation %d of %d", err, h.gen, e.dev.gen)
+		}
+		if bad := checkBatch(t, "host-after-fault", pages[:1500], out); bad != 0 {
+			t.Fatalf("%d pages differ after the rebuild", bad)
+		}
+		if _, _, err := e.CompressHost(h, len(h.Pages)+1); err == nil {
+			t.Error("more pages than the HostPages holds: no error")
+		}
+		other := openEngine(t, Options{BatchPages: 64, RingSlots: 1})
+		if _, _, err := other.CompressHost(h, 10); !errors.Is(err, errHostPages) {
+			t.Errorf("another engine's HostPages: %v", err)
+		}
+		if err := h.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := e.CompressHost(h, 10); !errors.Is(err, errHostPages) {
+			t.Errorf("closed HostPages: %v", err)
 		}
 	}
 }

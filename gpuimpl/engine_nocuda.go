@@ -21,3 +21,14 @@ func (*Engine) InjectFault(Fault) {}
 
 // Close releases nothing.
 func (*Engine) Close() error { return nil }
+
+// NewHostPages returns ErrNotAvailable without CUDA support.
+func (*Engine) NewHostPages(int) (*HostPages, error) { return nil, ErrNotAvailable }
+
+// CompressHost is unreachable without CUDA support.
+func (*Engine) CompressHost(*HostPages, int) ([]Output, Timings, error) {
+	return nil, Timings{}, ErrNotAvailable
+}
+
+// Close releases nothing.
+func (*HostPages) Close() error { return nil }

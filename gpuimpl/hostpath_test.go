@@ -28,7 +28,7 @@ func BenchmarkHostPath(b *testing.B) {
 			b.SetBytes(int64(n * PageSize))
 			out := make([]Output, n)
 			for b.Loop() {
-				if err := assemble(out, pages, meta, slots); err != nil {
+				if err := assemble(out, pages, meta, slots, true); err != nil {
 					b.Fatal(err)
 				}
 			}

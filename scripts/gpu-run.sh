@@ -40,11 +40,12 @@ extra() {
 	sanitizer) grep -h 'ERROR SUMMARY' "$OUT/$1.log" | tail -1 | sed 's/^=* */; /' ;;
 	bench) awk '
 		function metric(unit) { for (i = 2; i <= NF; i++) if ($i == unit) return $(i - 1); return "?" }
-		/^BenchmarkPinnedH2D/ { h = metric("h2d-GB/s") }
+		/^BenchmarkPinnedH2D\/64MiB-[0-9]/ { h = metric("h2d-GB/s") }
 		/^BenchmarkGPUKernel\/gpu\/mixed\/100000/ { k = metric("kernel-GB/s") }
 		/^BenchmarkEndToEnd\/gpu\/mixed\/100000/ { g = metric("MB/s") }
+		/^BenchmarkEndToEnd\/gpubuf\/mixed\/100000/ { p = metric("MB/s") }
 		/^BenchmarkEndToEnd\/simd\/mixed\/100000/ { c = metric("MB/s") }
-		END { printf "; pinned H2D %s GB/s; mixed/100000: kernel %s GB/s, end to end gpu %s MB/s, simd %s MB/s", h, k, g, c }
+		END { printf "; pinned H2D %s GB/s; mixed/100000: kernel %s GB/s, end to end gpu %s MB/s, gpubuf %s MB/s, simd %s MB/s", h, k, g, p, c }
 		' "$OUT/$1.log" ;;
 	*) grep -hcE '^(--- PASS|ok|PASS)' "$OUT/$1.log" >/dev/null && printf '; %s passed, %s failed' \
 		"$(grep -c -- '--- PASS' "$OUT/$1.log")" "$(grep -c -- '--- FAIL' "$OUT/$1.log")" ;;
@@ -77,7 +78,7 @@ for part in "${parts[@]}"; do
 		;;
 	cudart) run cudart internal/cudart internal-cudart.test -test.v -test.count=1 ;;
 	engine) run engine gpuimpl gpuimpl.test -test.v -test.count=1 -test.run 'TestEngine|TestKernel|TestAssemble' ;;
-	faults) run faults . lz4warp.test -test.v -test.count=1 -test.run 'TestCompressor' ;;
+	faults) run faults . lz4warp.test -test.v -test.count=1 -test.run 'TestCompressor|TestCompressBuffer' ;;
 	conformance)
 		run conformance gpuimpl gpuimpl.test -test.v -test.count=1 -test.run '^TestConformance$' -test.timeout 20m
 		# The conformance package: its rapid property on GPU batches and its

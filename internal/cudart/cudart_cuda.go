@@ -404,14 +404,17 @@ func (c *Context) CopyDtoH(dst []byte, src DevicePtr) error {
 }
 
 // HostBuffer is page-locked host memory, which the copy engines read and
-// write directly, so that asynchronous copies overlap kernels.
+// write directly, so that asynchronous copies overlap kernels, and which
+// kernels read and write across the bus at its device address.
 type HostBuffer struct {
-	ctx   *Context
-	ptr   unsafe.Pointer
-	Bytes []byte // the whole buffer; not Go memory
+	ctx    *Context
+	ptr    unsafe.Pointer
+	Bytes  []byte    // the whole buffer; not Go memory
+	Device DevicePtr // the address of Bytes[0] in kernels
 }
 
-// HostAlloc allocates n bytes of pinned host memory (cuMemHostAlloc).
+// HostAlloc allocates n bytes of pinned, mapped host memory
+// (cuMemHostAlloc).
 func (c *Context) HostAlloc(n int) (*HostBuffer, error) {
 	h := &HostBuffer{ctx: c}
 	err := c.Do(func() error {
@@ -421,6 +424,12 @@ func (c *Context) HostAlloc(n int) (*HostBuffer, error) {
 		}
 		h.ptr = p
 		h.Bytes = unsafe.Slice((*byte)(p), n)
+		d, rc := hostDevicePointer(p)
+		if rc != Success {
+			hostFree(p)
+			return &Error{Op: "cuMemHostGetDevicePointer", Code: rc}
+		}
+		h.Device = DevicePtr(d)
 		return nil
 	})
 	if err != nil {
@@ -437,6 +446,38 @@ func (h *HostBuffer) Free() error {
 	p := h.ptr
 	h.ptr, h.Bytes = nil, nil
 	return h.ctx.Do(func() error { return checkCode("cuMemFreeHost", hostFree(p)) })
+}
+
+// Register page-locks b, memory the caller owns (Go memory included), so
+// that the copy engines and kernels use it as they do a HostBuffer, and
+// returns the device address of b[0]. b must stay reachable and registered
+// until Unregister; a context's registrations end with it.
+func (c *Context) Register(b []byte) (DevicePtr, error) {
+	if len(b) == 0 {
+		return 0, errors.New("cudart: Register of no bytes")
+	}
+	var d uint64
+	err := c.Do(func() error {
+		p := unsafe.Pointer(&b[0])
+		if err := checkCode(fmt.Sprintf("cuMemHostRegister(%d)", len(b)), hostRegister(p, len(b))); err != nil {
+			return err
+		}
+		var rc Code
+		if d, rc = hostDevicePointer(p); rc != Success {
+			hostUnregister(p)
+			return &Error{Op: "cuMemHostGetDevicePointer", Code: rc}
+		}
+		return nil
+	})
+	return DevicePtr(d), err
+}
+
+// Unregister undoes Register; after Close it does nothing.
+func (c *Context) Unregister(b []byte) error {
+	if c.closed || len(b) == 0 {
+		return nil
+	}
+	return c.Do(func() error { return checkCode("cuMemHostUnregister", hostUnregister(unsafe.Pointer(&b[0]))) })
 }
 
 // Stream is a CUDA stream; it does not synchronise with the legacy default

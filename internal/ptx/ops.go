@@ -143,6 +143,7 @@ func init() {
 		"ld.global.v4.u32":     "v,a",
 		"st.global.u8":         "a,r",
 		"st.global.u32":        "a,r",
+		"st.global.v4.u32":     "a,v",
 		"ld.shared.u8":         "r,a",
 		"ld.shared.u16":        "r,a",
 		"ld.shared.u32":        "r,a",

@@ -140,6 +140,36 @@ func TestMemoryForms(t *testing.T) {
 	}
 }
 
+// Checks EXEC-3: a .v4 global store writes its four words in order, 16
+// bytes per lane.
+func TestGlobalVectorStore(t *testing.T) {
+	text := entry([]string{"in", "out"}, 0, body(prologue, []string{
+		"mul.wide.u32 %rd6, %r0, 16;",
+		"add.u64 %rd7, %rd0, %rd6;",
+		"ld.global.v4.u32 {%r3, %r4, %r5, %r6}, [%rd7];",
+		"add.u64 %rd8, %rd1, %rd6;",
+		"st.global.v4.u32 [%rd8], {%r6, %r5, %r4, %r3};", // reversed words
+		"ret;",
+	}, nil)...)
+	m := mustLoad(t, text)
+	mem := NewMemory()
+	in, out := mem.Alloc(512), mem.Alloc(512)
+	inb := mem.Bytes(in)
+	for i := range inb {
+		inb[i] = byte(i*5 + 1)
+	}
+	if err := m.Launch("t", 1, 32, []uint64{in, out}, mem); err != nil {
+		t.Fatal(err)
+	}
+	ob := mem.Bytes(out)
+	for w := 0; w < 128; w++ {
+		want := binary.LittleEndian.Uint32(inb[4*(w^3):])
+		if got := binary.LittleEndian.Uint32(ob[4*w:]); got != want {
+			t.Fatalf("word %d: got %#x, want %#x", w, got, want)
+		}
+	}
+}
+
 func launchErr(t *testing.T, text string, grid, block int, args func(mem *Memory) []uint64) (*Memory, error) {
 	t.Helper()
 	m := mustLoad(t, text)

@@ -148,6 +148,7 @@ var formTable = map[string]formSpec{
 	"ld.shared.u8":         {op: opLd, sig: "ra", space: spaceShared, width: 1},
 	"ld.shared.u16":        {op: opLd, sig: "ra", space: spaceShared, width: 2},
 	"ld.shared.u32":        {op: opLd, sig: "ra", space: spaceShared, width: 4},
+	"st.global.v4.u32":     {op: opStV4, sig: "aV", space: spaceGlobal, width: 16},
 	"st.shared.u8":         {op: opSt, sig: "aX", space: spaceShared, width: 1},
 	"st.shared.u16":        {op: opSt, sig: "aX", space: spaceShared, width: 2},
 	"st.shared.u32":        {op: opSt, sig: "aX", space: spaceShared, width: 4},

@@ -168,6 +168,7 @@ func TestFormsHaveSemanticTests(t *testing.T) {
 		"st.shared.u8", "st.shared.u16", "st.shared.u32", "st.shared.v4.u32"} {
 		tested[form] = "TestMemoryForms"
 	}
+	tested["st.global.v4.u32"] = "TestGlobalVectorStore"
 	for _, form := range []string{"match.any.sync.b32", "vote.sync.ballot.b32", "shfl.sync.idx.b32", "bar.warp.sync"} {
 		tested[form] = "TestWarpForms"
 	}

@@ -1,0 +1,82 @@
+package lz4warp
+
+import (
+	"reflect"
+	"testing"
+	"unsafe"
+
+	"github.com/lz4warp/lz4warp/gpuimpl"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Checks API-18: CompressBuffer gives the reference's bytes for any prefix
+// of the buffer, with the backend SelectBackend picks, and counts it in
+// the statistics like CompressBatch.
+func TestCompressBuffer(t *testing.T) {
+	pages, names := apiTestPages(t)
+	c := newTestCompressor(t)
+	buf, err := c.NewPageBuffer(len(pages) + 5)
+	require.NoError(t, err)
+	defer buf.Close()
+	assert.Equal(t, c.gpu != nil, buf.Pinned(), "page-locked exactly with a GPU")
+	require.Len(t, buf.Pages(), len(pages)+5)
+	copy(buf.Pages(), pages)
+	total := 0
+	for _, n := range []int{0, 3, len(pages)} {
+		res, err := c.CompressBuffer(buf, n)
+		require.NoError(t, err)
+		assert.Equal(t, SelectBackend(n, c.gpu != nil), res.Backend, "%d pages", n)
+		require.Len(t, res.Pages, n)
+		for i := range n {
+			assert.Equal(t, referencePage(&pages[i]), res.Pages[i], "%d pages: page %d (%s)", n, i, names[i])
+		}
+		total += n
+	}
+	assert.Equal(t, uint64(total), c.Stats().PagesCompressed)
+}
+
+// Checks API-18: buffers of another Compressor, closed buffers, prefixes
+// longer than the buffer and closed Compressors are errors, not panics.
+func TestCompressBufferErrors(t *testing.T) {
+	c := newTestCompressor(t)
+	_, err := c.NewPageBuffer(0)
+	assert.ErrorIs(t, err, ErrBadBuffer)
+	buf, err := c.NewPageBuffer(8)
+	require.NoError(t, err)
+	for _, n := range []int{-1, 9} {
+		_, err = c.CompressBuffer(buf, n)
+		assert.ErrorIs(t, err, ErrBadBuffer, "%d pages", n)
+	}
+	_, err = newTestCompressor(t).CompressBuffer(buf, 1)
+	assert.ErrorIs(t, err, ErrBadBuffer, "another Compressor's buffer")
+	require.NoError(t, buf.Close())
+	require.NoError(t, buf.Close(), "a second Close is harmless")
+	assert.Nil(t, buf.Pages())
+	_, err = c.CompressBuffer(buf, 1)
+	assert.ErrorIs(t, err, ErrBadBuffer, "a closed buffer")
+
+	buf, err = c.NewPageBuffer(8)
+	require.NoError(t, err)
+	require.NoError(t, c.Close())
+	_, err = c.CompressBuffer(buf, 8)
+	assert.ErrorIs(t, err, ErrClosed)
+	_, err = c.NewPageBuffer(8)
+	assert.ErrorIs(t, err, ErrClosed)
+	assert.NoError(t, buf.Close(), "a buffer outlives its Compressor")
+}
+
+// Checks API-18: CompressedPage and the GPU's output have one layout, so
+// that compressedPages may view one as the other.
+func TestCompressedPageLayout(t *testing.T) {
+	var c CompressedPage
+	var o gpuimpl.Output
+	assert.Equal(t, unsafe.Sizeof(o), unsafe.Sizeof(c))
+	assert.Equal(t, unsafe.Alignof(o), unsafe.Alignof(c))
+	assert.Equal(t, unsafe.Offsetof(o.Kind), unsafe.Offsetof(c.Kind))
+	assert.Equal(t, unsafe.Offsetof(o.Data), unsafe.Offsetof(c.Data))
+	assert.Equal(t, reflect.TypeOf(o.Kind).Kind(), reflect.TypeOf(c.Kind).Kind())
+	out := []gpuimpl.Output{{Kind: 2, Data: []byte{1, 2}}, {Kind: 3, Data: []byte{3}}}
+	assert.Equal(t, []CompressedPage{{Kind: KindLZ4, Data: []byte{1, 2}}, {Kind: KindRaw, Data: []byte{3}}}, compressedPages(out))
+}

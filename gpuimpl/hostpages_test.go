@@ -1,0 +1,31 @@
+package gpuimpl
+
+import (
+	"testing"
+	"unsafe"
+)
+
+// Checks RT-13, GPU-8: the pages, output slots and meta words of a
+// HostPages lie in one page-aligned piece, one after the other, without
+// overlap.
+func TestHostPagesLayout(t *testing.T) {
+	for _, n := range []int{1, 3, 1000} {
+		h := newHostPages(n)
+		if len(h.Pages) != n || len(h.meta) != 4*n || len(h.slots) != OutSlot*n || len(h.mem) != hostBytes(n) {
+			t.Fatalf("%d pages: %d pages, %d meta bytes, %d slot bytes, %d in all", n, len(h.Pages), len(h.meta), len(h.slots), len(h.mem))
+		}
+		base := uintptr(unsafe.Pointer(&h.mem[0]))
+		if base%PageSize != 0 {
+			t.Errorf("%d pages: memory at %#x is not page-aligned", n, base)
+		}
+		pages := unsafe.Slice(&h.Pages[0][0], n*PageSize)
+		if offset(h.mem, pages) != 0 || offset(h.mem, h.slots) != uint64(n*PageSize) ||
+			offset(h.mem, h.meta) != uint64(n*(PageSize+OutSlot)) || cap(h.slots) != len(h.slots) {
+			t.Errorf("%d pages: slots at %d (cap %d), meta at %d", n,
+				offset(h.mem, h.slots), cap(h.slots), offset(h.mem, h.meta))
+		}
+		if h.gen != -1 || h.owner != nil || h.dev != 0 {
+			t.Errorf("%d pages: registered (generation %d) before any engine locked them", n, h.gen)
+		}
+	}
+}
