@@ -185,50 +185,65 @@ func BenchmarkDecodePage(b *testing.B) {
 // figures of BenchmarkDecodePage come from runs seconds apart, and the
 // live-memory core-dump set differs between them). It reports each
 // codec's ns/page and x-pierrec, pierrec's total time over fastlz4's:
-// above 1, fastlz4 decodes faster. For example:
+// above 1, fastlz4 decodes faster. The canonical sub-benchmarks give
+// fastlz4 the canonical payloads, as BenchmarkDecodePage does; the
+// pierrec-blocks ones give both decoders pierrec's, to compare the
+// decoders alone. For example:
 //
-//	go test ./internal/fastlz4 -run '^$' -bench DecodePagePair -count 5
+//	go test ./internal/fastlz4 -run '^$' -bench DecodePagePair/canonical -count 5
 func BenchmarkDecodePagePair(b *testing.B) {
-	const turn = 64
-	for _, name := range dataset.Names() {
-		b.Run(name, func(b *testing.B) {
-			pages, err := dataset.Load(name, benchPages)
-			if err != nil {
-				b.Skip(err)
-			}
-			ours, theirs := decodePayloads("fastlz4", pages), decodePayloads("pierrec", pages)
-			var page [PageSize]byte
-			run := func(codec string, payloads []payload) time.Duration {
-				decode := pageDecoders[codec]
-				start := time.Now()
-				for _, p := range payloads {
-					if err := decode(&page, p); err != nil {
-						b.Fatal(err)
-					}
+	for _, blocks := range []string{"canonical", "pierrec-blocks"} {
+		for _, name := range dataset.Names() {
+			b.Run(blocks+"/"+name, func(b *testing.B) {
+				pages, err := dataset.Load(name, benchPages)
+				if err != nil {
+					b.Skip(err)
 				}
-				return time.Since(start)
-			}
-			b.SetBytes(2 * turn * PageSize)
-			var fast, slow time.Duration
-			i := 0
-			for n := 0; n < b.N; n++ {
-				if i+turn > len(pages) {
-					i = 0
+				theirs := decodePayloads("pierrec", pages)
+				ours := theirs
+				if blocks == "canonical" {
+					ours = decodePayloads("fastlz4", pages)
 				}
-				var f, p time.Duration
-				if n%2 == 0 {
-					f, p = run("fastlz4", ours[i:i+turn]), run("pierrec", theirs[i:i+turn])
-				} else {
-					p, f = run("pierrec", theirs[i:i+turn]), run("fastlz4", ours[i:i+turn])
-				}
-				fast, slow = fast+f, slow+p
-				i += turn
-			}
-			b.ReportMetric(float64(fast.Nanoseconds())/float64(b.N*turn), "fastlz4-ns/page")
-			b.ReportMetric(float64(slow.Nanoseconds())/float64(b.N*turn), "pierrec-ns/page")
-			b.ReportMetric(float64(slow)/float64(max(fast, 1)), "x-pierrec")
-		})
+				decodePair(b, ours, theirs)
+			})
+		}
 	}
+}
+
+// decodePair is BenchmarkDecodePagePair on one set of pages: ours for
+// fastlz4, theirs for pierrec.
+func decodePair(b *testing.B, ours, theirs []payload) {
+	const turn = 64
+	var page [PageSize]byte
+	run := func(codec string, payloads []payload) time.Duration {
+		decode := pageDecoders[codec]
+		start := time.Now()
+		for _, p := range payloads {
+			if err := decode(&page, p); err != nil {
+				b.Fatal(err)
+			}
+		}
+		return time.Since(start)
+	}
+	b.SetBytes(2 * turn * PageSize)
+	var fast, slow time.Duration
+	i := 0
+	for n := 0; n < b.N; n++ {
+		if i+turn > len(ours) {
+			i = 0
+		}
+		var f, p time.Duration
+		if n%2 == 0 {
+			f, p = run("fastlz4", ours[i:i+turn]), run("pierrec", theirs[i:i+turn])
+		} else {
+			p, f = run("pierrec", theirs[i:i+turn]), run("fastlz4", ours[i:i+turn])
+		}
+		fast, slow = fast+f, slow+p
+		i += turn
+	}
+	b.ReportMetric(float64(fast.Nanoseconds())/float64(b.N*turn), "fastlz4-ns/page")
+	b.ReportMetric(float64(slow.Nanoseconds())/float64(b.N*turn), "pierrec-ns/page")
+	b.ReportMetric(float64(slow)/float64(max(fast, 1)), "x-pierrec")
 }
 
 // cpuClock adds up the CPU time of the threads that run a parallel
