@@ -18,8 +18,8 @@
 //     tight path checks its literals and offset against the end.
 //   - Stores to dst stay at or after the sequence's output position and
 //     below the end of dst: short literals store 16 bytes and a short match
-//     at an offset of 8 or more 24, together at most 38 bytes into the
-//     room; long literals are copied only when 16 bytes of dst follow them,
+//     at an offset of 8 or more 18 (8 + 8 + 2), together at most 32 bytes
+//     into the room; long literals are copied only when 16 bytes of dst follow them,
 //     so that every match starts 16 bytes or more before the end of dst;
 //     any other match is checked to fit, and either has 32 bytes of dst
 //     after it for the stores that run past it or is copied with stores
@@ -27,8 +27,8 @@
 //     shorter).
 //   - Loads from dst stay at or after its start (offset <= output position,
 //     checked) and below its end: a match source starts before the match
-//     and is loaded 16 or 8 bytes at a time, never further than the
-//     match's own stores reach.
+//     and is loaded in pieces of 2 to 16 bytes, none reaching further than
+//     the match's own stores.
 //   - A sequence is decoded whole, with every check of
 //     reference.DecompressBlock passing on it, or not at all: on a zero
 //     offset, an offset past the output, a length above maxLength, or a
@@ -36,8 +36,8 @@
 //     sequence's start, and the caller's checks take it from there. The
 //     last sequence, literals that end src exactly, is decoded only by the
 //     tight path (the main path leaves 16 bytes after literals), which then
-//     returns last = true. Bytes stored into dst beyond the returned position are not
-//     part of the output, which DecompressBlock permits.
+//     returns last = true. Bytes stored into dst beyond the returned
+//     position are not part of the output, which DecompressBlock permits.
 //
 // Registers:
 //   SI, DI  src and dst positions      R14, R9  the sequence's start in src and dst
@@ -298,11 +298,11 @@ match_tile_done:
 	MOVQ DX, DI
 	JMP  loop
 
-	// More than 16 bytes at an offset of 32 or more (or 16 or more without
-	// 32 bytes of dst after them, which go on to match_exact), with 32
-	// bytes of dst after them: 32 bytes a step, whose loads read bytes
-	// stored before it. (Most such matches take one step, without a loop
-	// branch to miss.)
+	// Reached with more than 16 bytes at an offset of 32 or more, or of 16
+	// or more without 32 bytes of dst after them (these go on to
+	// match_exact). With those 32 bytes: 32 bytes a step, whose loads read
+	// bytes stored before it; most such matches take one step, without a
+	// loop branch to miss.
 match_far:
 	LEAQ 32(DX), CX
 	CMPQ CX, R10
