@@ -9,6 +9,13 @@ import (
 // does: no valid block needs a longer one.
 const maxLength = MaxBlockSize + 65535
 
+// decodeFast takes a sequence only when it starts with this many bytes of
+// src and of dst left (decode_amd64.s says why these suffice).
+const (
+	fastSrcRoom = 18
+	fastDstRoom = 38
+)
+
 // DecompressBlock decodes the LZ4 block src into dst and returns the number
 // of bytes written. It accepts and rejects the same inputs as
 // reference.DecompressBlock, with ErrCorrupt where the reference reports
@@ -16,11 +23,25 @@ const maxLength = MaxBlockSize + 65535
 // It never reads outside src nor writes outside dst; bytes of dst past the
 // returned length may be overwritten.
 func DecompressBlock(dst, src []byte) (int, error) {
+	return decompressBlock(dst, src, useFast)
+}
+
+// decompressBlock is DecompressBlock, with the assembly loop when fast is
+// set and in Go alone otherwise.
+func decompressBlock(dst, src []byte, fast bool) (int, error) {
 	// With cap = len, the bounds checks of two-index slices, which Go
 	// makes against the capacity, hold against the length.
 	dst, src = dst[:len(dst):len(dst)], src[:len(src):len(src)]
 	in, out := 0, 0
 	for {
+		if fast && len(src)-in >= fastSrcRoom && len(dst)-out >= fastDstRoom {
+			// Whole sequences, up to the first it leaves to the checks
+			// below: anything unusual.
+			var last bool
+			if in, out, last = decodeFast(dst, src, in, out); last {
+				return out, nil
+			}
+		}
 		// With room on both sides, a sequence takes the fast path: every
 		// check of sequence that can fail there, in the same order, and
 		// no other.

@@ -192,9 +192,18 @@ func TestDecompressBlockMatchesReferenceRapid(t *testing.T) {
 
 const guard = 0xA5
 
-// compareDecoders decodes block into dst of dstLen bytes with both decoders
-// and fails on any difference or on a write past dst.
+// compareDecoders decodes block into dst of dstLen bytes with the
+// reference decoder and with fastlz4's, both with its assembly loop (where
+// there is one) and in Go alone, and fails on any difference or on a write
+// past dst.
 func compareDecoders(t fataler, block []byte, dstLen int) {
+	t.Helper()
+	compareDecoder(t, block, dstLen, DecompressBlock)
+	compareDecoder(t, block, dstLen, func(dst, src []byte) (int, error) { return decompressBlock(dst, src, false) })
+}
+
+// compareDecoder is compareDecoders for one fastlz4 decoder.
+func compareDecoder(t fataler, block []byte, dstLen int, decompress func(dst, src []byte) (int, error)) {
 	t.Helper()
 	want := make([]byte, dstLen)
 	buf := make([]byte, dstLen+64)
@@ -203,7 +212,7 @@ func compareDecoders(t fataler, block []byte, dstLen int) {
 	}
 	got := buf[:dstLen]
 	wn, werr := reference.DecompressBlock(want, block)
-	gn, gerr := DecompressBlock(got, block)
+	gn, gerr := decompress(got, block)
 	switch {
 	case werr == nil && gerr == nil:
 		if gn != wn || !bytes.Equal(got[:gn], want[:wn]) {

@@ -41,7 +41,9 @@ func FuzzEncodeMatchesReference(f *testing.F) {
 
 // Checks PAGE-6: any bytes, decoded as a block into a destination of any
 // size, give the reference decoder's result, never a panic, and no write
-// past dst (guard bytes). Seeds: testdata/fuzz/FuzzDecodeBlock.
+// past dst (guard bytes), with the assembly loop (where there is one) and
+// in Go alone. Seeds: testdata/fuzz/FuzzDecodeBlock (the asm-* ones steer
+// the assembly loop's paths and its hand-over near the ends).
 func FuzzDecodeBlock(f *testing.F) {
 	f.Add([]byte{0x1f, 0, 1, 0, 7, 0x50, 0, 0, 0, 0, 0}, uint16(32))
 	f.Add([]byte{0x00}, uint16(0))
