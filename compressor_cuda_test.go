@@ -91,17 +91,25 @@ func TestCompressorPicksGPU(t *testing.T) {
 	g.Close()
 }
 
-// Checks API-15, RT-9: a fault that is not sticky is absorbed: the batch
-// comes back complete from the CPU, GPUFallbacks counts it, and the next
-// batch runs on the rebuilt GPU context.
-func TestCompressorFaultFallback(t *testing.T) {
+// newGPUCompressor is a GPU Compressor of batchSize pages per launch,
+// closed when the test ends.
+func newGPUCompressor(t *testing.T, batchSize int) *Compressor {
+	t.Helper()
 	cfg := DefaultConfig()
-	cfg.BatchSize = 700
+	cfg.BatchSize = batchSize
 	c, err := NewGPUBatchCompressor(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// Checks API-15, RT-9: a fault that is not sticky is absorbed: the batch
+// comes back complete from the CPU, GPUFallbacks counts it, and the next
+// batch runs on the rebuilt GPU context.
+func TestCompressorFaultFallback(t *testing.T) {
+	c := newGPUCompressor(t, 700)
 	pages := mixedPages(2500, 99)
 	faults := []gpuimpl.Fault{gpuimpl.FaultOutOfMemory, gpuimpl.FaultInvalidLaunch}
 	for i, f := range faults {
@@ -129,16 +137,10 @@ func TestCompressorFaultFallback(t *testing.T) {
 }
 
 // Checks API-18, API-15: a page-locked buffer goes to the GPU from 1,000
-// pages on with the reference's bytes, pointing into the buffer, and a
-// fault during it loses no page.
+// pages on with the reference's bytes, raw pages' payloads being the
+// buffer's own pages, and a fault during it loses no page.
 func TestCompressBufferOnGPU(t *testing.T) {
-	cfg := DefaultConfig()
-	cfg.BatchSize = 700
-	c, err := NewGPUBatchCompressor(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := newGPUCompressor(t, 700)
 	pages := mixedPages(2500, 7)
 	buf, err := c.NewPageBuffer(len(pages))
 	if err != nil || !buf.Pinned() {
@@ -155,6 +157,21 @@ func TestCompressBufferOnGPU(t *testing.T) {
 			t.Errorf("%d pages: backend %v", n, res.Backend)
 		}
 		checkAgainstReference(t, pages[:n], res.Pages)
+		if res.Backend != BackendGPU {
+			continue
+		}
+		raw := 0
+		for i, p := range res.Pages {
+			if p.Kind == KindRaw {
+				raw++
+				if &p.Data[0] != &buf.Pages()[i][0] {
+					t.Fatalf("%d pages: raw page %d's payload is a copy, not the buffer's page", n, i)
+				}
+			}
+		}
+		if raw == 0 {
+			t.Fatalf("%d pages: no raw page to check", n)
+		}
 	}
 	c.gpu.InjectFault(gpuimpl.FaultInvalidLaunch)
 	res, err := c.CompressBuffer(buf, len(pages))

@@ -2,16 +2,13 @@ package gpuimpl
 
 import (
 	"bytes"
-	"context"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
 	"testing"
 
 	"github.com/lz4warp/lz4warp/internal/golden"
-	"github.com/lz4warp/lz4warp/internal/ptxas"
 	"github.com/lz4warp/lz4warp/internal/ptxexec"
 )
 
@@ -31,22 +28,7 @@ func TestGatherGolden(t *testing.T) {
 // within the page kernel's register budget, without spills or shared
 // memory.
 func TestGatherResources(t *testing.T) {
-	path, err := ptxas.Path()
-	if errors.Is(err, ptxas.ErrNotFound) {
-		t.Skipf("skipping the ptxas check: %v", err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, sm := range Targets {
-		rep, err := ptxas.Assemble(context.Background(), path, GatherPTX(sm), sm)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, ok := rep.Kernel(GatherName)
-		if !ok {
-			t.Fatalf("sm_%d: ptxas reported no %s:\n%s", sm, GatherName, rep.Log)
-		}
+	for _, r := range assembleTargets(t, GatherPTX, GatherName) {
 		if r.Registers > maxRegisters || r.SpillStores != 0 || r.SpillLoads != 0 || r.StackFrame != 0 || r.SharedBytes != 0 {
 			t.Errorf("%s: %+v", r.Arch, r)
 		}

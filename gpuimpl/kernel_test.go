@@ -55,27 +55,39 @@ func TestKernelInterface(t *testing.T) {
 	}
 }
 
-// Checks GPU-2 and GPU-6: the kernel assembles for every target within its
-// register, spill, stack and shared-memory budgets.
-func TestKernelResources(t *testing.T) {
+// assembleTargets assembles text(sm) with ptxas for every target and
+// returns the resources of its entry point name, or skips the test where
+// ptxas is missing.
+func assembleTargets(t *testing.T, text func(sm int) string, name string) []ptxas.Resources {
+	t.Helper()
 	path, err := ptxas.Path()
 	if errors.Is(err, ptxas.ErrNotFound) {
-		t.Skipf("skipping the ptxas budget check: %v", err)
+		t.Skipf("skipping the ptxas check: %v", err)
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
+	var out []ptxas.Resources
 	for _, sm := range Targets {
-		rep, err := ptxas.Assemble(context.Background(), path, KernelPTX(sm), sm)
+		rep, err := ptxas.Assemble(context.Background(), path, text(sm), sm)
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, ok := rep.Kernel(KernelName)
+		r, ok := rep.Kernel(name)
 		if !ok {
-			t.Fatalf("sm_%d: ptxas reported no %s:\n%s", sm, KernelName, rep.Log)
+			t.Fatalf("sm_%d: ptxas reported no %s:\n%s", sm, name, rep.Log)
 		}
-		t.Logf("%s: %d registers, %d bytes smem, %d stack, %d/%d spill stores/loads",
-			r.Arch, r.Registers, r.SharedBytes, r.StackFrame, r.SpillStores, r.SpillLoads)
+		t.Logf("%s %s: %d registers, %d bytes smem, %d stack, %d/%d spill stores/loads",
+			name, r.Arch, r.Registers, r.SharedBytes, r.StackFrame, r.SpillStores, r.SpillLoads)
+		out = append(out, r)
+	}
+	return out
+}
+
+// Checks GPU-2 and GPU-6: the kernel assembles for every target within its
+// register, spill, stack and shared-memory budgets.
+func TestKernelResources(t *testing.T) {
+	for _, r := range assembleTargets(t, KernelPTX, KernelName) {
 		if r.Registers > maxRegisters {
 			t.Errorf("%s: %d registers, budget %d", r.Arch, r.Registers, maxRegisters)
 		}
