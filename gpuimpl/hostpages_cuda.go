@@ -13,8 +13,8 @@ func (e *Engine) NewHostPages(n int) (*HostPages, error) {
 	if e.closed {
 		return nil, ErrClosed
 	}
-	if n < 1 || n > 1<<30/hostBytes(1) {
-		return nil, fmt.Errorf("gpuimpl: %d host pages: want 1 to %d", n, 1<<30/hostBytes(1))
+	if n < 1 || n > maxHostPages {
+		return nil, fmt.Errorf("gpuimpl: %d host pages: want 1 to %d", n, maxHostPages)
 	}
 	h := newHostPages(n)
 	h.owner = e
@@ -58,6 +58,9 @@ func (h *HostPages) Close() error {
 	h.mem, h.gen = nil, -1
 	return err
 }
+
+// maxHostPages bounds a HostPages at 28 GiB of page-locked memory.
+const maxHostPages = 1 << 22
 
 // errHostPages reports HostPages that Engine.CompressHost cannot use.
 var errHostPages = errors.New("gpuimpl: HostPages closed or made by another engine")
