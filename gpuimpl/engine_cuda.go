@@ -160,7 +160,30 @@ type Engine struct {
 	end    *cudart.Event
 	inject Fault
 	closed bool
+	// payload is the last finished chunk's bytes of same-filled and LZ4
+	// payloads per page, which picks the next chunks' D2H stage (RT-6).
+	payload int
+	d2h     d2hMode // d2hAuto but in tests
+	copied  int     // chunks whose D2H stage was a copy, for tests
 }
+
+// d2hMode picks a chunk's D2H stage.
+type d2hMode int
+
+const (
+	d2hAuto   d2hMode = iota // by the payload of the last finished chunk
+	d2hGather                // always the gather kernel
+	d2hCopy                  // always copies of the whole slots
+)
+
+// copyAbove is the payload per page from which a chunk's outputs come back
+// by copies of whole slots rather than through the gather kernel. On the
+// H100 the copy engines move whole slots at a steady 42 to 44 GB/s of input
+// whatever the data, while the gather kernel's stores over the bus give 48
+// GB/s where payloads are small (zeros, raw pages) and 36 to 40 on text
+// and mixed pages, whose payloads are about 1,000 bytes a page and more
+// (spec/gpu-results.md).
+const copyAbove = 1024
 
 // slot is one ring slot: pinned staging buffers, device buffers, a stream
 // and the events that delimit its stages.
@@ -175,6 +198,7 @@ type slot struct {
 	ev     [4]*cudart.Event // before H2D, before the kernel, after it, after D2H
 	busy   bool
 	chunk
+	copyOut bool // the chunk in flight comes back by copies, not the gather kernel
 }
 
 // chunk is the part of a batch a slot has in flight: pages[lo:lo+n], and
@@ -489,11 +513,17 @@ func (e *Engine) run(pages [][PageSize]byte, host *HostPages, out []Output) (Tim
 	return t, err
 }
 
-// issue queues one chunk's H2D copy, kernel and gather kernel (its D2H
-// stage, GPU-8) in its slot's stream, with events between the stages.
+// issue queues one chunk's H2D copy, kernel and D2H stage (the gather
+// kernel of GPU-8, or copies of the whole slots when the last chunk's
+// payloads were large) in its slot's stream, with events between the
+// stages.
 func (e *Engine) issue(s *slot, fault Fault) error {
 	st := s.stream
 	s.busy = true
+	s.copyOut = e.d2h == d2hCopy || e.d2h == d2hAuto && e.payload >= copyAbove
+	if s.copyOut {
+		e.copied++
+	}
 	meta := uint64(s.dMeta)
 	if fault == FaultIllegalAddress {
 		meta = 1 << 46 // no allocation is there
@@ -519,6 +549,12 @@ func (e *Engine) issue(s *slot, fault Fault) error {
 		},
 		func() error { return s.ev[2].Record(st) },
 		func() error {
+			if s.copyOut {
+				if err := st.CopyDtoH(s.hMeta, s.dMeta); err != nil {
+					return err
+				}
+				return st.CopyDtoH(s.hDst, s.dDst)
+			}
 			return st.Launch(e.dev.gather, cudart.Dim{X: Blocks(s.n)}, cudart.Dim{X: ThreadsPerBlock}, 0,
 				uint64(s.dDst), uint64(s.dMeta), s.hDstDev, s.hMetaDev, uint64(s.n))
 		},
@@ -560,7 +596,17 @@ func (e *Engine) wait(s *slot, t *Timings) error {
 // host's memory (RT-8).
 func (e *Engine) assemble(c chunk, pages [][PageSize]byte, host *HostPages, out []Output, t *Timings) error {
 	start := time.Now()
-	err := assemble(out[c.lo:c.lo+c.n], pages[c.lo:c.lo+c.n], c.hMeta, c.hDst, host == nil)
+	outs := out[c.lo : c.lo+c.n]
+	err := assemble(outs, pages[c.lo:c.lo+c.n], c.hMeta, c.hDst, host == nil)
+	if err == nil {
+		moved := 0
+		for _, o := range outs {
+			if o.Kind != kindRaw {
+				moved += len(o.Data)
+			}
+		}
+		e.payload = moved / c.n
+	}
 	t.Assemble += time.Since(start)
 	return err
 }
