@@ -178,11 +178,9 @@ const (
 
 // copyAbove is the payload per page from which a chunk's outputs come back
 // by copies of whole slots rather than through the gather kernel. On the
-// H100 the copy engines move whole slots at a steady 42 to 44 GB/s of input
-// whatever the data, while the gather kernel's stores over the bus give 48
-// GB/s where payloads are small (zeros, raw pages) and 36 to 40 on text
-// and mixed pages, whose payloads are about 1,000 bytes a page and more
-// (spec/gpu-results.md).
+// H100 copies won on text and mixed pages, whose payloads are about 1,500
+// to 2,000 bytes a page, and the gather kernel on zeros and random pages,
+// whose payloads are a few bytes (spec/gpu-results.md).
 const copyAbove = 1024
 
 // slot is one ring slot: pinned staging buffers, device buffers, a stream
