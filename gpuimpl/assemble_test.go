@@ -32,6 +32,18 @@ func fakeKernel(pages [][PageSize]byte) (meta, slots []byte) {
 	return meta, slots
 }
 
+// packSlots is what GPU-8's kernels make of meta and slots: each page's
+// PackedLen bytes from the start of its slot, back to back in page order,
+// and where each begins.
+func packSlots(meta, slots []byte) (packed []byte, offsets []uint32) {
+	for i := range len(meta) / 4 {
+		offsets = append(offsets, uint32(len(packed)))
+		kind, n := DecodeMeta(binary.LittleEndian.Uint32(meta[4*i:]))
+		packed = append(packed, slots[OutSlot*i:OutSlot*i+PackedLen(kind, n)]...)
+	}
+	return packed, offsets
+}
+
 // Checks RT-8, RT-13: kinds and lengths from the meta words, payloads from
 // the slots, raw pages from the input; every payload copied out when the
 // outputs own their bytes, none when they are views.
@@ -48,8 +60,9 @@ func testAssemble(t *testing.T, own bool) {
 		pages = append(pages, *genPage(pageKinds[i%len(pageKinds)], rng))
 	}
 	meta, slots := fakeKernel(pages)
+	packed, _ := packSlots(meta, slots)
 	out := make([]Output, len(pages))
-	if err := assemble(out, pages, meta, slots, own); err != nil {
+	if err := assemble(out, pages, meta, packed, own); err != nil {
 		t.Fatal(err)
 	}
 	kinds := map[uint8]int{}
@@ -73,8 +86,8 @@ func testAssemble(t *testing.T, own bool) {
 	for i, o := range out {
 		want[i] = Output{Kind: o.Kind, Data: bytes.Clone(o.Data)}
 	}
-	for i := range slots {
-		slots[i] ^= 0x5a
+	for i := range packed {
+		packed[i] ^= 0x5a
 	}
 	for i := range pages {
 		pages[i][0] ^= 1
@@ -86,15 +99,25 @@ func testAssemble(t *testing.T, own bool) {
 	}
 }
 
-// Checks RT-8: a meta word GPU-1 does not allow is a fault, not output.
+// Checks RT-8, GPU-8: a meta word GPU-1 does not allow is a fault, not
+// output, and so are packed payloads of another size than the meta words
+// give.
 func TestAssembleRejectsBadMeta(t *testing.T) {
 	pages := make([][PageSize]byte, 4)
 	for _, word := range []uint32{0, 1<<24 | 7, 2 << 24 /* LZ4, length 0 */, 2<<24 | OutSlot, 3<<24 | 100, 4<<24 | 8} {
 		meta, slots := fakeKernel(pages)
 		binary.LittleEndian.PutUint32(meta[8:], word)
-		err := assemble(make([]Output, 4), pages, meta, slots, true)
+		packed, _ := packSlots(meta, slots)
+		err := assemble(make([]Output, 4), pages, meta, packed, true)
 		if !errors.Is(err, ErrFault) {
 			t.Errorf("meta word %#x: %v, want ErrFault", word, err)
+		}
+	}
+	meta, slots := fakeKernel(pages)
+	packed, _ := packSlots(meta, slots)
+	for _, n := range []int{len(packed) - 16, len(packed) + 16} {
+		if err := assemble(make([]Output, 4), pages, meta, make([]byte, n), true); !errors.Is(err, ErrFault) {
+			t.Errorf("%d packed bytes where the meta words give %d: %v, want ErrFault", n, len(packed), err)
 		}
 	}
 }
