@@ -134,6 +134,31 @@ func TestKernelTarget(t *testing.T) {
 	}
 }
 
+// Checks RT-6: a batch is cut into chunks of BatchPages pages, or, with
+// asynchronous stages over several slots, into about twice as many chunks
+// as slots, none below minChunk pages nor above BatchPages.
+func TestChunkPages(t *testing.T) {
+	for _, c := range []struct {
+		n, batchPages, slots int
+		async                bool
+		want                 int
+	}{
+		{100000, 8192, 4, true, 8192},
+		{30000, 8192, 4, true, 3750},
+		{20000, 8192, 4, true, 2500},
+		{10000, 8192, 4, true, minChunk},
+		{1000, 8192, 4, true, minChunk},
+		{10000, 1000, 4, true, 1000},
+		{30000, 8192, 2, true, 7500},
+		{30000, 8192, 1, true, 8192},
+		{30000, 8192, 4, false, 8192},
+	} {
+		if got := chunkPages(c.n, c.batchPages, c.slots, c.async); got != c.want {
+			t.Errorf("chunkPages(%d, %d, %d, %v) = %d, want %d", c.n, c.batchPages, c.slots, c.async, got, c.want)
+		}
+	}
+}
+
 // Checks RT-6: parallel covers every index once.
 func TestParallel(t *testing.T) {
 	for _, n := range []int{0, 1, 255, 256, 257, 10000} {

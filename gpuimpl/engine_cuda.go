@@ -430,7 +430,7 @@ func (e *Engine) prepare() error {
 // With host, pages are host.Pages and nothing is staged (RT-13).
 func (e *Engine) run(pages [][PageSize]byte, host *HostPages, out []Output) (Timings, error) {
 	var t Timings
-	b := e.opts.BatchPages
+	b := chunkPages(len(pages), e.opts.BatchPages, len(e.slots), e.opts.AsyncDMA)
 	chunks := (len(pages) + b - 1) / b
 	fault := e.inject
 	e.inject = NoFault

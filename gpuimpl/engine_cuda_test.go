@@ -260,9 +260,10 @@ func TestEngineHostPages(t *testing.T) {
 
 // Checks RT-6, GPU-8: at every ring depth (each chunk's D2H copy issued
 // 0, 1 or 2 chunks after it), in order and overlapped, through staging and
-// from HostPages, the packed payloads give the reference's bytes, for
-// chunks longer than the offsets kernel's tile of 1,024 pages, for a last
-// chunk of 77 pages and for chunks of raw pages alone, which copy nothing.
+// from HostPages, with chunks of BatchPages and of chunkPages' share, the
+// packed payloads give the reference's bytes, for chunks longer than the
+// offsets kernel's tile of 1,024 pages, for a last chunk of 77 pages and
+// for chunks of raw pages alone, which copy nothing.
 func TestEnginePackedD2H(t *testing.T) {
 	pages := genBatch(17, 0, 3*1500+77)
 	rng := rand.New(rand.NewPCG(3, 3))
@@ -270,33 +271,39 @@ func TestEnginePackedD2H(t *testing.T) {
 	for i := range raw {
 		raw[i] = *genPage("random", rng)
 	}
+	var opts []Options
 	for _, slots := range []int{1, 2, 3, 4} {
 		for _, async := range []bool{false, true} {
-			e := openEngine(t, Options{BatchPages: 1500, RingSlots: slots, AsyncDMA: async})
-			h, err := e.NewHostPages(len(pages))
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, batch := range [][][PageSize]byte{pages, raw} {
-				copy(h.Pages, batch)
-				for _, host := range []bool{false, true} {
-					var out []Output
-					if host {
-						out, _, err = e.CompressHost(h, len(batch))
-					} else {
-						out, _, err = e.Compress(batch)
-					}
-					if err != nil {
-						t.Fatal(err)
-					}
-					label := fmt.Sprintf("slots%d-async%v-host%v-%d", slots, async, host, len(batch))
-					if n := checkBatch(t, label, batch, out); n != 0 {
-						t.Fatalf("%s: %d pages differ", label, n)
-					}
+			opts = append(opts, Options{BatchPages: 1500, RingSlots: slots, AsyncDMA: async})
+		}
+	}
+	// chunkPages cuts the 4,577 pages into chunks of 2,048, not 8,192.
+	opts = append(opts, Options{BatchPages: 8192, RingSlots: 4, AsyncDMA: true})
+	for _, o := range opts {
+		e := openEngine(t, o)
+		h, err := e.NewHostPages(len(pages))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, batch := range [][][PageSize]byte{pages, raw} {
+			copy(h.Pages, batch)
+			for _, host := range []bool{false, true} {
+				var out []Output
+				if host {
+					out, _, err = e.CompressHost(h, len(batch))
+				} else {
+					out, _, err = e.Compress(batch)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				label := fmt.Sprintf("%+v-host%v-%d", o, host, len(batch))
+				if n := checkBatch(t, label, batch, out); n != 0 {
+					t.Fatalf("%s: %d pages differ", label, n)
 				}
 			}
-			h.Close()
 		}
+		h.Close()
 	}
 }
 
