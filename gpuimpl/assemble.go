@@ -16,7 +16,10 @@ import (
 // pages (RT-13). A meta word that GPU-1 does not allow, or packed payloads
 // of another size than the meta words give, is an error wrapping ErrFault.
 func assemble(out []Output, pages [][PageSize]byte, meta, packed []byte, own bool) error {
-	const piece = 1024 // pages
+	// Pieces of 256 pages, several per core in a large chunk: with own,
+	// most of the time goes to the first writes into the new memory, which
+	// is spread over every core, and evenly where other work takes some.
+	const piece = 256
 	pieces := (len(out) + piece - 1) / piece
 	starts := make([]int, pieces+1) // piece p's payloads begin at starts[p]
 	errs := make([]error, pieces)
