@@ -9,6 +9,9 @@ const (
 	GatherName  = "lz4warp_gather"
 	// OffsetsThreads is the offsets kernel's block size; it runs one block.
 	OffsetsThreads = 1024
+	// OffsetsShared is the offsets kernel's static shared memory: the 32
+	// warps' sums and the tile's.
+	OffsetsShared = 4 * 33
 )
 
 // GatherPTX returns the PTX module of the D2H kernels for sm_<sm>. After
@@ -57,7 +60,7 @@ func packedLen(k *ptx.Kernel, dst, w ptx.Reg) {
 // the 32 warp totals by warp 0 through shared memory, and a running carry.
 func buildOffsetsKernel(m *ptx.Module) {
 	k := m.Entry(OffsetsName, "meta", "offsets", "hostMeta", "total", "npages")
-	sums := k.Shared("sums", 4*33, 4)
+	sums := k.Shared("sums", OffsetsShared, 4)
 	tid, lane, warp, n := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
 	k.Mov(tid, ptx.TidX)
 	k.And(lane, tid, ptx.Imm(31))

@@ -28,7 +28,7 @@ func TestGatherGolden(t *testing.T) {
 // within the page kernel's register budget, without spills, the gather
 // kernel without shared memory and the offsets kernel with its 33 sums.
 func TestGatherResources(t *testing.T) {
-	for name, shared := range map[string]int{GatherName: 0, OffsetsName: 4 * 33} {
+	for name, shared := range map[string]int{GatherName: 0, OffsetsName: OffsetsShared} {
 		for _, r := range assembleTargets(t, GatherPTX, name) {
 			if r.Registers > maxRegisters || r.SpillStores != 0 || r.SpillLoads != 0 || r.StackFrame != 0 || r.SharedBytes != shared {
 				t.Errorf("%s %s: %+v", name, r.Arch, r)
