@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/lz4warp/lz4warp/reference"
@@ -135,8 +136,9 @@ func TestKernelTarget(t *testing.T) {
 }
 
 // Checks RT-6: a batch is cut into chunks of BatchPages pages, or, with
-// asynchronous stages over several slots, into about twice as many chunks
-// as slots, none below minChunk pages nor above BatchPages.
+// asynchronous stages over several slots, each of about 1 / (2 × slots) of
+// the pages still to issue, none below minChunk pages (but the last) nor
+// above BatchPages, and together exactly the batch.
 func TestChunkPages(t *testing.T) {
 	for _, c := range []struct {
 		n, batchPages, slots int
@@ -147,15 +149,26 @@ func TestChunkPages(t *testing.T) {
 		{30000, 8192, 4, true, 3750},
 		{20000, 8192, 4, true, 2500},
 		{10000, 8192, 4, true, minChunk},
-		{1000, 8192, 4, true, minChunk},
+		{1000, 8192, 4, true, 1000},
 		{10000, 1000, 4, true, 1000},
 		{30000, 8192, 2, true, 7500},
 		{30000, 8192, 1, true, 8192},
 		{30000, 8192, 4, false, 8192},
+		{500, 8192, 4, false, 500},
 	} {
 		if got := chunkPages(c.n, c.batchPages, c.slots, c.async); got != c.want {
 			t.Errorf("chunkPages(%d, %d, %d, %v) = %d, want %d", c.n, c.batchPages, c.slots, c.async, got, c.want)
 		}
+	}
+	var sizes []int
+	for left := 30000; left > 0; {
+		n := chunkPages(left, 8192, 4, true)
+		sizes = append(sizes, n)
+		left -= n
+	}
+	want := []int{3750, 3282, 2871, 2513, 2198, 2048, 2048, 2048, 2048, 2048, 2048, 2048, 1050}
+	if !slices.Equal(sizes, want) {
+		t.Errorf("30,000 pages in chunks of %v, want %v", sizes, want)
 	}
 }
 

@@ -430,8 +430,6 @@ func (e *Engine) prepare() error {
 // With host, pages are host.Pages and nothing is staged (RT-13).
 func (e *Engine) run(pages [][PageSize]byte, host *HostPages, out []Output) (Timings, error) {
 	var t Timings
-	b := chunkPages(len(pages), e.opts.BatchPages, len(e.slots), e.opts.AsyncDMA)
-	chunks := (len(pages) + b - 1) / b
 	fault := e.inject
 	e.inject = NoFault
 	if fault == FaultOutOfMemory {
@@ -445,7 +443,9 @@ func (e *Engine) run(pages [][PageSize]byte, host *HostPages, out []Output) (Tim
 	// next H2D copy (RT-6).
 	lag := min(2, len(e.slots)-1)
 	var waiting []*slot
-	for c := range chunks {
+	chunks := 0
+	for lo := 0; lo < len(pages); chunks++ {
+		c := chunks
 		s := e.slots[c%len(e.slots)]
 		var prev chunk // the slot's previous chunk, assembled after this one is issued
 		if s.busy {
@@ -461,7 +461,7 @@ func (e *Engine) run(pages [][PageSize]byte, host *HostPages, out []Output) (Tim
 				prev.n = 0
 			}
 		}
-		lo, n := c*b, min(b, len(pages)-c*b)
+		n := chunkPages(len(pages)-lo, e.opts.BatchPages, len(e.slots), e.opts.AsyncDMA)
 		s.chunk = chunk{lo: lo, n: n}
 		if host != nil {
 			s.hSrc = pageBytes(pages[lo : lo+n])
@@ -503,6 +503,7 @@ func (e *Engine) run(pages [][PageSize]byte, host *HostPages, out []Output) (Tim
 				return t, err
 			}
 		}
+		lo += n
 	}
 	// The chunks in flight: copied out once counted and assembled once
 	// back, each as soon as it is ready, so that the host's work on one

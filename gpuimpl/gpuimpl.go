@@ -46,16 +46,18 @@ type Options struct {
 // There, smaller chunks made every batch size slower (spec/gpu-results.md).
 const minChunk = 2048
 
-// chunkPages is the number of pages per chunk for a batch of n pages (RT-6):
-// batchPages, or with asynchronous stages over more than one slot, where
-// that would leave the ring with few chunks to overlap, a share of about an
-// eighth of the batch per chunk with 4 slots, but at least minChunk.
+// chunkPages is the size of a batch's next chunk when n of its pages remain
+// to be issued (RT-6): batchPages (or the n left), or with asynchronous stages over more
+// than one slot, where that would leave the ring few chunks to overlap, an
+// eighth of the remaining pages with 4 slots (1 / (2 × slots)), but at
+// least minChunk. So the last chunks, whose kernels and copies no later
+// chunk hides, are short too.
 func chunkPages(n, batchPages, slots int, async bool) int {
 	if !async || slots < 2 {
-		return batchPages
+		return min(n, batchPages)
 	}
 	share := (n + 2*slots - 1) / (2 * slots)
-	return min(batchPages, max(minChunk, share))
+	return min(n, batchPages, max(minChunk, share))
 }
 
 // Timings are measured with CUDA events (H2D, Kernel, D2H, Total) and, for
