@@ -13,16 +13,19 @@
 //     read and write against the ends and copies literals exactly.
 //   - Loads from src stay below its end: the token and 16 bytes of short
 //     literals lie within the 18 bytes of room, as does the first length
-//     byte of a match after short literals; any other length byte is
-//     checked before it is read; long literals are copied only when 16 bytes of src
-//     (their offset and the 16-byte move's overrun) follow them, and the
-//     tight path checks its literals and offset against the end.
+//     byte of a long run of literals or of a match after short literals;
+//     any other length byte is checked before it is read; long literals are copied only when 16 bytes of src
+//     (their offset and the 16-byte move's overrun) follow them, 32 where
+//     their first length byte is under 255 (then the match's first
+//     length byte is inside these too), and the tight path checks its
+//     literals and offset against the end.
 //   - Stores to dst stay at or after the sequence's output position and
 //     below the end of dst: short literals store 16 bytes and a short match
 //     at an offset of 8 or more 18 (8 + 8 + 2), together at most 32 bytes
 //     into the room; long literals are copied only when 16 bytes of dst
-//     follow them, so that every match starts 16 bytes or more before the
-//     end of dst; any other match is checked to fit, and either has 32
+//     follow them (32 where their first length byte is under 255, and
+//     then their match may take the short one's 18 bytes), so that every
+//     match starts 16 bytes or more before the end of dst; any other match is checked to fit, and either has 32
 //     bytes of dst after it for the stores that run past it (64 for a long
 //     match from the main path, whose first 64 bytes are moved whatever
 //     its length) or is copied with stores that end exactly at its end
@@ -229,7 +232,52 @@ tight_literals_done:
 	ADDQ    $2, SI
 	JMP     offset
 
+	// 15 or more literals, from the main path: the first length byte lies
+	// inside the room. Under 255, with 32 bytes of src and of dst after
+	// the literals, the first 32 bytes take two 16-byte moves with no
+	// branch on the length (most runs are 32 bytes or shorter), and the
+	// sequence goes on at main_offset.
 long_literals:
+	MOVBQZX 1(SI), AX
+	CMPQ    AX, $255
+	JEQ     long_literals_run
+	ADDQ    AX, CX
+	ADDQ    $2, SI
+	LEAQ    32(SI)(CX*1), AX
+	CMPQ    AX, R11
+	JHI     bail
+	LEAQ    32(DI)(CX*1), AX
+	CMPQ    AX, R10
+	JHI     bail
+	MOVOU   (SI), X0
+	MOVOU   16(SI), X1
+	MOVOU   X0, (DI)
+	MOVOU   X1, 16(DI)
+	CMPQ    CX, $32
+	JHI     long_literals_rest
+	MOVWQZX (SI)(CX*1), AX
+	LEAQ    2(SI)(CX*1), SI
+	ADDQ    CX, DI
+	JMP     main_offset
+
+long_literals_rest:
+	LEAQ (DI)(CX*1), BX // end of the literals in dst
+	SUBQ DI, SI         // SI holds the distance from dst to src
+	ADDQ $32, DI
+
+long_literal_copy:
+	MOVOU (SI)(DI*1), X0
+	MOVOU X0, (DI)
+	ADDQ  $16, DI
+	CMPQ  DI, BX
+	JCS   long_literal_copy
+	MOVQ  BX, DI
+	ADDQ  DI, SI
+	MOVWQZX (SI), AX
+	ADDQ    $2, SI
+	JMP     main_offset
+
+long_literals_run:
 	INCQ SI
 
 literal_length:
