@@ -12,19 +12,24 @@
 //     the main path; one with less takes the tight path, which checks each
 //     read and write against the ends and copies literals exactly.
 //   - Loads from src stay below its end: the token and 16 bytes of short
-//     literals lie within the 18 bytes of room, each length byte is checked
-//     before it is read, long literals are copied only when 16 bytes of src
-//     (their offset and the 16-byte move's overrun) follow them, and the
-//     tight path checks its literals and offset against the end.
+//     literals lie within the 18 bytes of room, as does the first length
+//     byte of a long run of literals or of a match after short literals;
+//     any other length byte is checked before it is read; long literals are copied only when 16 bytes of src
+//     (their offset and the 16-byte move's overrun) follow them, 32 where
+//     their first length byte is under 255 (then the match's first
+//     length byte is inside these too), and the tight path checks its
+//     literals and offset against the end.
 //   - Stores to dst stay at or after the sequence's output position and
 //     below the end of dst: short literals store 16 bytes and a short match
 //     at an offset of 8 or more 18 (8 + 8 + 2), together at most 32 bytes
-//     into the room; long literals are copied only when 16 bytes of dst follow them,
-//     so that every match starts 16 bytes or more before the end of dst;
-//     any other match is checked to fit, and either has 32 bytes of dst
-//     after it for the stores that run past it or is copied with stores
-//     that end exactly at its end (one 16-byte move when it is 16 bytes or
-//     shorter).
+//     into the room; long literals are copied only when 16 bytes of dst
+//     follow them (32 where their first length byte is under 255, and
+//     then their match may take the short one's 18 bytes), so that every
+//     match starts 16 bytes or more before the end of dst; any other match is checked to fit, and either has 32
+//     bytes of dst after it for the stores that run past it (64 for a long
+//     match from the main path, whose first 64 bytes are moved whatever
+//     its length) or is copied with stores that end exactly at its end
+//     (one 16-byte move when it is 16 bytes or shorter).
 //   - Loads from dst stay at or after its start (offset <= output position,
 //     checked) and below its end: a match source starts before the match
 //     and is loaded in pieces of 2 to 16 bytes, none reaching further than
@@ -93,6 +98,10 @@ loop:
 	MOVWQZX 1(SI)(CX*1), AX
 	LEAQ    3(SI)(CX*1), SI
 	ADDQ    CX, DI
+
+	// The offset AX, read; DX the match length field; the first length
+	// byte, if any, at SI, and 18 bytes of dst at DI.
+main_offset:
 	MOVQ    DI, BX
 	SUBQ    AX, BX   // match source
 	JCS     bail
@@ -101,7 +110,7 @@ loop:
 	TESTQ   AX, AX
 	JEQ     bail     // offset 0
 	CMPQ    DX, $15
-	JEQ     long_match
+	JEQ     main_long_match
 	CMPQ    AX, $8
 	JCS     short_offset
 
@@ -120,6 +129,41 @@ loop:
 short_offset:
 	LEAQ const_minMatch(DX), CX
 	JMP  match
+
+	// A match of 19 bytes or more, from the main path: its first length
+	// byte lies inside the 18 bytes of room. At an offset of 32 or more,
+	// with 64 bytes of dst after it, its first 64 bytes take four 16-byte
+	// moves with no branch on the length (most such matches are 64 bytes
+	// or shorter), and match_far_copy the rest.
+main_long_match:
+	MOVBQZX (SI), CX
+	CMPQ    CX, $255
+	JEQ     long_match
+	INCQ    SI
+	ADDQ    $(15+const_minMatch), CX
+	CMPQ    AX, $32
+	JCS     match
+	LEAQ    64(DI)(CX*1), DX
+	CMPQ    DX, R10
+	JHI     match
+	LEAQ    (DI)(CX*1), DX
+	MOVOU   (BX), X0
+	MOVOU   X0, (DI)
+	MOVOU   16(BX), X1
+	MOVOU   X1, 16(DI)
+	MOVOU   32(BX), X0
+	MOVOU   X0, 32(DI)
+	MOVOU   48(BX), X1
+	MOVOU   X1, 48(DI)
+	CMPQ    CX, $64
+	JHI     main_long_rest
+	MOVQ    DX, DI
+	JMP     loop
+
+main_long_rest:
+	ADDQ $64, BX
+	ADDQ $64, DI
+	JMP  match_far_copy
 
 	// Fewer than 18 bytes of src or 38 of dst left: literals are copied
 	// exactly, with moves that overlap, and the match must start 16 bytes
@@ -188,7 +232,52 @@ tight_literals_done:
 	ADDQ    $2, SI
 	JMP     offset
 
+	// 15 or more literals, from the main path: the first length byte lies
+	// inside the room. Under 255, with 32 bytes of src and of dst after
+	// the literals, the first 32 bytes take two 16-byte moves with no
+	// branch on the length (most runs are 32 bytes or shorter), and the
+	// sequence goes on at main_offset.
 long_literals:
+	MOVBQZX 1(SI), AX
+	CMPQ    AX, $255
+	JEQ     long_literals_run
+	ADDQ    AX, CX
+	ADDQ    $2, SI
+	LEAQ    32(SI)(CX*1), AX
+	CMPQ    AX, R11
+	JHI     bail
+	LEAQ    32(DI)(CX*1), AX
+	CMPQ    AX, R10
+	JHI     bail
+	MOVOU   (SI), X0
+	MOVOU   16(SI), X1
+	MOVOU   X0, (DI)
+	MOVOU   X1, 16(DI)
+	CMPQ    CX, $32
+	JHI     long_literals_rest
+	MOVWQZX (SI)(CX*1), AX
+	LEAQ    2(SI)(CX*1), SI
+	ADDQ    CX, DI
+	JMP     main_offset
+
+long_literals_rest:
+	LEAQ (DI)(CX*1), BX // end of the literals in dst
+	SUBQ DI, SI         // SI holds the distance from dst to src
+	ADDQ $32, DI
+
+long_literal_copy:
+	MOVOU (SI)(DI*1), X0
+	MOVOU X0, (DI)
+	ADDQ  $16, DI
+	CMPQ  DI, BX
+	JCS   long_literal_copy
+	MOVQ  BX, DI
+	ADDQ  DI, SI
+	MOVWQZX (SI), AX
+	ADDQ    $2, SI
+	JMP     main_offset
+
+long_literals_run:
 	INCQ SI
 
 literal_length:

@@ -195,3 +195,53 @@ func TestDecompressBlockMaxLength(t *testing.T) {
 		}
 	}
 }
+
+// Checks PAGE-6: long matches after short literals and long literal runs,
+// whose first bytes the assembly loop moves without a length branch, at
+// the lengths around those moves' sizes (a match's 64 bytes, a run's 32),
+// with short matches after long runs, with a first length byte of 255 (a
+// run of length bytes), at offsets on both sides of 32, followed by 8 or
+// 56 bytes of further sequences, and into every destination size from 40
+// bytes more than the output down to 80 bytes less, past where the loop
+// hands over to the checked path: each against the reference
+// (compareDecoders), and the output in full.
+func TestDecompressBlockLongSequences(t *testing.T) {
+	lit := func(n, seed int) []byte {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte(i*seed + seed>>1)
+		}
+		return b
+	}
+	for _, matchLen := range []int{4, 18, 19, 32, 33, 63, 64, 65, 100, 273, 274, 275, 600} {
+		for _, offset := range []int{8, 16, 31, 32, 33, 200, 264} {
+			for _, litLen := range []int{0, 14, 15, 16, 31, 32, 33, 47, 100, 269, 270, 271} {
+				for _, after := range []int{0, 6} {
+					// Before runs of length bytes, 3,200 bytes of output: a
+					// misread length then makes an offset, read from the
+					// wrong bytes, that is still in range.
+					before := 20
+					if litLen >= 270 || matchLen >= 274 {
+						before = 3000
+					}
+					if offset > 200+before+litLen {
+						continue
+					}
+					block := appendSequence(nil, lit(200, 13), 7, before)
+					block = appendSequence(block, lit(litLen, matchLen), offset, matchLen)
+					for i := range after + 1 {
+						block = appendSequence(block, lit(5, i), offset, 6)
+					}
+					block = appendLast(block, lit(9, 3))
+					n, err := reference.DecompressBlock(make([]byte, 1<<16), block)
+					if err != nil {
+						t.Fatalf("match %d, offset %d, literals %d: reference: %v", matchLen, offset, litLen, err)
+					}
+					for dstLen := n + 40; dstLen >= max(n-80, 0); dstLen-- {
+						compareDecoders(t, block, dstLen)
+					}
+				}
+			}
+		}
+	}
+}
