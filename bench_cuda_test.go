@@ -318,3 +318,85 @@ func BenchmarkPinnedH2D(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPinnedDuplex measures a 64 MiB host-to-device copy while a
+// device-to-host copy of d2h-MiB runs in another stream, both between
+// driver-allocated pinned memory and the device: how much the D2H stage of
+// the pipeline costs the H2D copies that bound it (RT-6).
+func BenchmarkPinnedDuplex(b *testing.B) {
+	const size = 64 << 20
+	c, err := cudart.NewContext(0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	var bufs [2]*cudart.HostBuffer
+	var devs [2]cudart.DevicePtr
+	var streams [2]*cudart.Stream
+	var ends [2]*cudart.Event
+	for i := range 2 {
+		if bufs[i], err = c.HostAlloc(size); err != nil {
+			b.Fatal(err)
+		}
+		if devs[i], err = c.Alloc(size); err != nil {
+			b.Fatal(err)
+		}
+		if streams[i], err = c.NewStream(); err != nil {
+			b.Fatal(err)
+		}
+		if ends[i], err = c.NewEvent(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	start, err := c.NewEvent()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, mib := range []int{0, 16, 32, 64} {
+		b.Run(fmt.Sprintf("h2d64MiB-d2h%dMiB", mib), func(b *testing.B) {
+			d2hBytes := mib << 20
+			steps := func(out *[2]time.Duration) error {
+				up, down := streams[0], streams[1]
+				for _, step := range []func() error{
+					func() error { return start.Record(up) },
+					func() error { return down.Wait(start) },
+					func() error { return up.CopyHtoD(devs[0], bufs[0].Bytes) },
+					func() error { return down.CopyDtoH(bufs[1].Bytes[:d2hBytes], devs[1]) },
+					func() error { return ends[0].Record(up) },
+					func() error { return ends[1].Record(down) },
+					ends[0].Synchronize,
+					ends[1].Synchronize,
+				} {
+					if err := step(); err != nil {
+						return err
+					}
+				}
+				for i := range 2 {
+					d, err := start.Elapsed(ends[i])
+					if err != nil {
+						return err
+					}
+					out[i] = d
+				}
+				return nil
+			}
+			var warm [2]time.Duration
+			if err := steps(&warm); err != nil {
+				b.Fatal(err)
+			}
+			var h2d, d2h []time.Duration
+			b.SetBytes(size + int64(d2hBytes))
+			for b.Loop() {
+				var t [2]time.Duration
+				if err := steps(&t); err != nil {
+					b.Fatal(err)
+				}
+				h2d, d2h = append(h2d, t[0]), append(d2h, t[1])
+			}
+			b.ReportMetric(size/median(h2d).Seconds()/1e9, "h2d-GB/s")
+			if d2hBytes > 0 {
+				b.ReportMetric(float64(d2hBytes)/median(d2h).Seconds()/1e9, "d2h-GB/s")
+			}
+		})
+	}
+}

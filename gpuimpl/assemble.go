@@ -6,53 +6,78 @@ import (
 	"fmt"
 )
 
-// assemble turns the kernel's meta words and output slots for pages into
-// outputs (RT-8): the kind and the length come from the meta word, a
-// same-filled page's word and an LZ4 page's block from its slot, a raw
-// page's payload from the input page itself (GPU-1). With own, every
-// payload is copied, into one allocation per worker, out of the staging
-// buffers that the next chunk overwrites; without it, outputs point into
-// slots and pages (RT-13). A meta word that GPU-1 does not allow is an
-// error wrapping ErrFault.
-func assemble(out []Output, pages [][PageSize]byte, meta, slots []byte, own bool) error {
-	errs := make([]error, len(out))
-	parallel(len(out), 256, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			word := binary.LittleEndian.Uint32(meta[4*i:])
-			kind, n := DecodeMeta(word)
-			switch {
-			case !validMeta(kind, n):
-				errs[i] = fmt.Errorf("%w: page %d: meta word %#08x (kind %d, length %d) breaks GPU-1",
-					ErrFault, i, word, kind, n)
-				return
-			case kind == kindRaw:
-				out[i] = Output{Kind: kind, Data: pages[i][:]}
-			default:
-				out[i] = Output{Kind: kind, Data: slots[OutSlot*i : OutSlot*i+n : OutSlot*i+n]}
+// assemble turns the kernel's meta words and the packed payloads of GPU-8
+// for pages into outputs (RT-8): the kind and the length come from the meta
+// word, a same-filled page's word and an LZ4 page's block from packed, in
+// page order, each PackedLen bytes after the one before, a raw page's
+// payload from the input page itself (GPU-1). With own, every payload is
+// copied, into one allocation per piece of pages, out of the buffers that
+// the next chunk overwrites; without it, outputs point into packed and
+// pages (RT-13). A meta word that GPU-1 does not allow, or packed payloads
+// of another size than the meta words give, is an error wrapping ErrFault.
+func assemble(out []Output, pages [][PageSize]byte, meta, packed []byte, own bool) error {
+	// Pieces of 256 pages, several per core in a large chunk: with own,
+	// most of the time goes to the first writes into the new memory, which
+	// is spread over every core, and evenly where other work takes some.
+	const piece = 256
+	pieces := (len(out) + piece - 1) / piece
+	starts := make([]int, pieces+1) // piece p's payloads begin at starts[p]
+	errs := make([]error, pieces)
+	parallel(pieces, 1, func(lo, hi int) {
+		for p := lo; p < hi; p++ {
+			for i := p * piece; i < min(len(out), (p+1)*piece); i++ {
+				word := binary.LittleEndian.Uint32(meta[4*i:])
+				kind, n := DecodeMeta(word)
+				if !validMeta(kind, n) {
+					errs[p] = fmt.Errorf("%w: page %d: meta word %#08x (kind %d, length %d) breaks GPU-1",
+						ErrFault, i, word, kind, n)
+					break
+				}
+				starts[p+1] += PackedLen(kind, n)
 			}
 		}
-		if !own {
-			return
-		}
-		parts := make([][]byte, hi-lo)
-		for i := range parts {
-			parts[i] = out[lo+i].Data
-		}
-		// bytes.Join allocates without zeroing what it then overwrites:
-		// clearing the buffer first cost as much as filling it.
-		buf := bytes.Join(parts, nil)
-		off := 0
-		for i := lo; i < hi; i++ {
-			end := off + len(out[i].Data)
-			out[i].Data = buf[off:end:end]
-			off = end
-		}
 	})
-	for _, err := range errs {
+	for p, err := range errs {
 		if err != nil {
 			return err
 		}
+		starts[p+1] += starts[p]
 	}
+	if starts[pieces] != len(packed) {
+		return fmt.Errorf("%w: the meta words give %d bytes of packed payloads, the device %d",
+			ErrFault, starts[pieces], len(packed))
+	}
+	parallel(pieces, 1, func(lo, hi int) {
+		for p := lo; p < hi; p++ {
+			first, last := p*piece, min(len(out), (p+1)*piece)
+			at := starts[p]
+			for i := first; i < last; i++ {
+				kind, n := DecodeMeta(binary.LittleEndian.Uint32(meta[4*i:]))
+				if kind == kindRaw {
+					out[i] = Output{Kind: kind, Data: pages[i][:]}
+					continue
+				}
+				out[i] = Output{Kind: kind, Data: packed[at : at+n : at+n]}
+				at += PackedLen(kind, n)
+			}
+			if own {
+				outs := out[first:last]
+				parts := make([][]byte, len(outs))
+				for i := range outs {
+					parts[i] = outs[i].Data
+				}
+				// bytes.Join allocates without zeroing what it then
+				// overwrites: clearing the buffer first cost as much as
+				// filling it.
+				buf, off := bytes.Join(parts, nil), 0
+				for i := range outs {
+					end := off + len(outs[i].Data)
+					outs[i].Data = buf[off:end:end]
+					off = end
+				}
+			}
+		}
+	})
 	return nil
 }
 

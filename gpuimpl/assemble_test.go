@@ -32,6 +32,18 @@ func fakeKernel(pages [][PageSize]byte) (meta, slots []byte) {
 	return meta, slots
 }
 
+// packSlots is what GPU-8's kernels make of meta and slots: each page's
+// PackedLen bytes from the start of its slot, back to back in page order,
+// and where each begins.
+func packSlots(meta, slots []byte) (packed []byte, offsets []uint32) {
+	for i := range len(meta) / 4 {
+		offsets = append(offsets, uint32(len(packed)))
+		kind, n := DecodeMeta(binary.LittleEndian.Uint32(meta[4*i:]))
+		packed = append(packed, slots[OutSlot*i:OutSlot*i+PackedLen(kind, n)]...)
+	}
+	return packed, offsets
+}
+
 // Checks RT-8, RT-13: kinds and lengths from the meta words, payloads from
 // the slots, raw pages from the input; every payload copied out when the
 // outputs own their bytes, none when they are views.
@@ -48,8 +60,9 @@ func testAssemble(t *testing.T, own bool) {
 		pages = append(pages, *genPage(pageKinds[i%len(pageKinds)], rng))
 	}
 	meta, slots := fakeKernel(pages)
+	packed, _ := packSlots(meta, slots)
 	out := make([]Output, len(pages))
-	if err := assemble(out, pages, meta, slots, own); err != nil {
+	if err := assemble(out, pages, meta, packed, own); err != nil {
 		t.Fatal(err)
 	}
 	kinds := map[uint8]int{}
@@ -73,8 +86,8 @@ func testAssemble(t *testing.T, own bool) {
 	for i, o := range out {
 		want[i] = Output{Kind: o.Kind, Data: bytes.Clone(o.Data)}
 	}
-	for i := range slots {
-		slots[i] ^= 0x5a
+	for i := range packed {
+		packed[i] ^= 0x5a
 	}
 	for i := range pages {
 		pages[i][0] ^= 1
@@ -86,15 +99,25 @@ func testAssemble(t *testing.T, own bool) {
 	}
 }
 
-// Checks RT-8: a meta word GPU-1 does not allow is a fault, not output.
+// Checks RT-8, GPU-8: a meta word GPU-1 does not allow is a fault, not
+// output, and so are packed payloads of another size than the meta words
+// give.
 func TestAssembleRejectsBadMeta(t *testing.T) {
 	pages := make([][PageSize]byte, 4)
 	for _, word := range []uint32{0, 1<<24 | 7, 2 << 24 /* LZ4, length 0 */, 2<<24 | OutSlot, 3<<24 | 100, 4<<24 | 8} {
 		meta, slots := fakeKernel(pages)
 		binary.LittleEndian.PutUint32(meta[8:], word)
-		err := assemble(make([]Output, 4), pages, meta, slots, true)
+		packed, _ := packSlots(meta, slots)
+		err := assemble(make([]Output, 4), pages, meta, packed, true)
 		if !errors.Is(err, ErrFault) {
 			t.Errorf("meta word %#x: %v, want ErrFault", word, err)
+		}
+	}
+	meta, slots := fakeKernel(pages)
+	packed, _ := packSlots(meta, slots)
+	for _, n := range []int{len(packed) - 16, len(packed) + 16} {
+		if err := assemble(make([]Output, 4), pages, meta, make([]byte, n), true); !errors.Is(err, ErrFault) {
+			t.Errorf("%d packed bytes where the meta words give %d: %v, want ErrFault", n, len(packed), err)
 		}
 	}
 }
@@ -107,6 +130,31 @@ func TestKernelTarget(t *testing.T) {
 	} {
 		if got := KernelTarget(c.major, c.minor); got != c.sm {
 			t.Errorf("KernelTarget(%d, %d) = %d, want %d", c.major, c.minor, got, c.sm)
+		}
+	}
+}
+
+// Checks RT-6: a batch is cut into chunks of BatchPages pages, or, with
+// asynchronous stages over several slots, into about twice as many chunks
+// as slots, none below minChunk pages nor above BatchPages.
+func TestChunkPages(t *testing.T) {
+	for _, c := range []struct {
+		n, batchPages, slots int
+		async                bool
+		want                 int
+	}{
+		{100000, 8192, 4, true, 8192},
+		{30000, 8192, 4, true, 3750},
+		{20000, 8192, 4, true, 2500},
+		{10000, 8192, 4, true, minChunk},
+		{1000, 8192, 4, true, minChunk},
+		{10000, 1000, 4, true, 1000},
+		{30000, 8192, 2, true, 7500},
+		{30000, 8192, 1, true, 8192},
+		{30000, 8192, 4, false, 8192},
+	} {
+		if got := chunkPages(c.n, c.batchPages, c.slots, c.async); got != c.want {
+			t.Errorf("chunkPages(%d, %d, %d, %v) = %d, want %d", c.n, c.batchPages, c.slots, c.async, got, c.want)
 		}
 	}
 }

@@ -3,8 +3,11 @@
 package gpuimpl
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -30,17 +33,18 @@ func Devices() ([]Device, error) {
 type deviceState struct {
 	// mu is held for reading by every batch and for writing by a rebuild,
 	// so that no batch runs in a context being destroyed.
-	mu     sync.RWMutex
-	index  int
-	info   cudart.DeviceInfo
-	sm     int
-	ctx    *cudart.Context // nil after a failed rebuild
-	fn     *cudart.Function
-	gather *cudart.Function // GPU-8
-	trap   *cudart.Function // loaded when a test first injects a launch failure
-	gen    int              // counts rebuilds; buffers of an older generation are gone
-	refs   int
-	lost   error // the sticky fault that made the device unusable, if any
+	mu    sync.RWMutex
+	index int
+	info  cudart.DeviceInfo
+	sm    int
+	ctx   *cudart.Context // nil after a failed rebuild
+	fn    *cudart.Function
+	// offsets and gather are the D2H kernels of GPU-8.
+	offsets, gather *cudart.Function
+	trap            *cudart.Function // loaded when a test first injects a launch failure
+	gen             int              // counts rebuilds; buffers of an older generation are gone
+	refs            int
+	lost            error // the sticky fault that made the device unusable, if any
 }
 
 var (
@@ -90,18 +94,25 @@ func (d *deviceState) load() error {
 	if err != nil {
 		return err
 	}
-	var fns [2]*cudart.Function
-	for i, name := range []string{KernelName, GatherName} {
-		mod, err := ctx.LoadPTX(kernelTexts(d.sm)[i])
+	var mods [2]*cudart.Module
+	var fns [3]*cudart.Function
+	for i, f := range []struct {
+		module int
+		name   string
+	}{{0, KernelName}, {1, OffsetsName}, {1, GatherName}} {
+		var err error
+		if mods[f.module] == nil {
+			mods[f.module], err = ctx.LoadPTX(kernelTexts(d.sm)[f.module])
+		}
 		if err == nil {
-			fns[i], err = mod.Function(name)
+			fns[i], err = mods[f.module].Function(f.name)
 		}
 		if err != nil {
 			ctx.Close()
-			return fmt.Errorf("gpuimpl: loading the sm_%d %s on %s: %w", d.sm, name, d.info.Name, err)
+			return fmt.Errorf("gpuimpl: loading the sm_%d %s on %s: %w", d.sm, f.name, d.info.Name, err)
 		}
 	}
-	d.ctx, d.fn, d.gather, d.trap = ctx, fns[0], fns[1], nil
+	d.ctx, d.fn, d.offsets, d.gather, d.trap = ctx, fns[0], fns[1], fns[2], nil
 	return nil
 }
 
@@ -126,7 +137,7 @@ func (d *deviceState) rebuild(gen int, cause error) error {
 	if d.ctx != nil {
 		d.ctx.Close() // a poisoned context reports its error again; it is gone either way
 	}
-	d.ctx, d.fn, d.gather, d.trap = nil, nil, nil, nil
+	d.ctx, d.fn, d.offsets, d.gather, d.trap = nil, nil, nil, nil, nil
 	d.gen++
 	return d.load()
 }
@@ -160,53 +171,37 @@ type Engine struct {
 	end    *cudart.Event
 	inject Fault
 	closed bool
-	// payload is the last finished chunk's bytes of same-filled and LZ4
-	// payloads per page, which picks the next chunks' D2H stage (RT-6).
-	payload int
-	d2h     d2hMode // d2hAuto but in tests
-	copied  int     // chunks whose D2H stage was a copy, for tests
 }
 
-// d2hMode picks a chunk's D2H stage.
-type d2hMode int
-
-const (
-	d2hAuto   d2hMode = iota // by the payload of the last finished chunk
-	d2hGather                // always the gather kernel
-	d2hCopy                  // always copies of the whole slots
-)
-
-// copyAbove is the payload per page from which a chunk's outputs come back
-// by copies of whole slots rather than through the gather kernel. On the
-// H100 copies won on text and mixed pages, whose payloads are about 1,500
-// to 2,000 bytes a page, and the gather kernel on zeros and random pages,
-// whose payloads are a few bytes (spec/gpu-results.md).
-const copyAbove = 1024
-
-// slot is one ring slot: pinned staging buffers, device buffers, a stream
-// and the events that delimit its stages.
+// slot is one ring slot: pinned host buffers, device buffers, a stream and
+// the events that delimit its stages.
 type slot struct {
-	stream *cudart.Stream
-	src    *cudart.HostBuffer // BatchPages pages
-	meta   *cudart.HostBuffer // BatchPages meta words
-	dst    *cudart.HostBuffer // BatchPages output slots
-	dSrc   cudart.DevicePtr
-	dMeta  cudart.DevicePtr
-	dDst   cudart.DevicePtr
-	ev     [4]*cudart.Event // before H2D, before the kernel, after it, after D2H
-	busy   bool
+	stream  *cudart.Stream
+	src     *cudart.HostBuffer // BatchPages pages
+	meta    *cudart.HostBuffer // BatchPages meta words, mapped
+	dst     *cudart.HostBuffer // the packed payloads, at most BatchPages slots
+	total   *cudart.HostBuffer // the packed payloads' size, mapped
+	dSrc    cudart.DevicePtr
+	dMeta   cudart.DevicePtr
+	dDst    cudart.DevicePtr // BatchPages output slots
+	dOffset cudart.DevicePtr // BatchPages packed offsets
+	dPacked cudart.DevicePtr // the packed payloads
+	ev      [4]*cudart.Event // before H2D, before the kernel, after it, after D2H
+	counted *cudart.Event    // after the offsets kernel: total is known
+	busy    bool
 	chunk
-	copyOut bool // the chunk in flight comes back by copies, not the gather kernel
 }
 
-// chunk is the part of a batch a slot has in flight: pages[lo:lo+n], and
-// the pinned host memory it is copied from and gathered into (the slot's
-// own buffers, or the caller's HostPages), with the device addresses of
-// hDst and hMeta.
+// chunk is the part of a batch a slot has in flight: pages[lo:lo+n], the
+// pinned host memory it is copied from and its meta words and packed
+// payloads come back into (the slot's own buffers, or the caller's
+// HostPages), with the device address of hMeta, and the size of the packed
+// payloads once the offsets kernel has run.
 type chunk struct {
 	lo, n             int
 	hSrc, hMeta, hDst []byte
-	hDstDev, hMetaDev uint64
+	hMetaDev          uint64
+	packed            int
 }
 
 // ErrClosed reports the use of a closed Engine.
@@ -287,6 +282,9 @@ func (e *Engine) allocate() error {
 		if s.dst, err = ctx.HostAlloc(b * OutSlot); err != nil {
 			return err
 		}
+		if s.total, err = ctx.HostAlloc(4); err != nil {
+			return err
+		}
 		if s.dSrc, err = ctx.Alloc(b * PageSize); err != nil {
 			return err
 		}
@@ -294,6 +292,15 @@ func (e *Engine) allocate() error {
 			return err
 		}
 		if s.dDst, err = ctx.Alloc(b * OutSlot); err != nil {
+			return err
+		}
+		if s.dOffset, err = ctx.Alloc(b * 4); err != nil {
+			return err
+		}
+		if s.dPacked, err = ctx.Alloc(b * OutSlot); err != nil {
+			return err
+		}
+		if s.counted, err = ctx.NewEvent(); err != nil {
 			return err
 		}
 		for i := range s.ev {
@@ -313,10 +320,11 @@ func (e *Engine) release() {
 			s.src.Free()
 			s.meta.Free()
 			s.dst.Free()
-			ctx.Free(s.dSrc)
-			ctx.Free(s.dMeta)
-			ctx.Free(s.dDst)
-			for _, ev := range s.ev {
+			s.total.Free()
+			for _, p := range []cudart.DevicePtr{s.dSrc, s.dMeta, s.dDst, s.dOffset, s.dPacked} {
+				ctx.Free(p)
+			}
+			for _, ev := range append(s.ev[:], s.counted) {
 				ev.Destroy()
 			}
 			s.stream.Destroy()
@@ -422,7 +430,7 @@ func (e *Engine) prepare() error {
 // With host, pages are host.Pages and nothing is staged (RT-13).
 func (e *Engine) run(pages [][PageSize]byte, host *HostPages, out []Output) (Timings, error) {
 	var t Timings
-	b := e.opts.BatchPages
+	b := chunkPages(len(pages), e.opts.BatchPages, len(e.slots), e.opts.AsyncDMA)
 	chunks := (len(pages) + b - 1) / b
 	fault := e.inject
 	e.inject = NoFault
@@ -432,6 +440,11 @@ func (e *Engine) run(pages [][PageSize]byte, host *HostPages, out []Output) (Tim
 		}
 		return t, errors.New("gpuimpl: an allocation of 1 PiB succeeded")
 	}
+	// A chunk's D2H copy is issued once the host knows its size, lag
+	// chunks later, so that the wait for that size never holds up the
+	// next H2D copy (RT-6).
+	lag := min(2, len(e.slots)-1)
+	var waiting []*slot
 	for c := range chunks {
 		s := e.slots[c%len(e.slots)]
 		var prev chunk // the slot's previous chunk, assembled after this one is issued
@@ -453,10 +466,10 @@ func (e *Engine) run(pages [][PageSize]byte, host *HostPages, out []Output) (Tim
 		if host != nil {
 			s.hSrc = pageBytes(pages[lo : lo+n])
 			s.hMeta, s.hDst = host.meta[4*lo:4*(lo+n)], host.slots[OutSlot*lo:OutSlot*(lo+n)]
-			s.hMetaDev, s.hDstDev = host.dev+offset(host.mem, s.hMeta), host.dev+offset(host.mem, s.hDst)
+			s.hMetaDev = host.dev + offset(host.mem, s.hMeta)
 		} else {
 			s.hSrc, s.hMeta, s.hDst = s.src.Bytes[:n*PageSize], s.meta.Bytes[:4*n], s.dst.Bytes[:OutSlot*n]
-			s.hMetaDev, s.hDstDev = uint64(s.meta.Device), uint64(s.dst.Device)
+			s.hMetaDev = uint64(s.meta.Device)
 			staged := time.Now()
 			parallelCopy(s.hSrc, pageBytes(pages[lo:lo+n]))
 			t.Stage += time.Since(staged)
@@ -470,6 +483,13 @@ func (e *Engine) run(pages [][PageSize]byte, host *HostPages, out []Output) (Tim
 			return t, err
 		}
 		fault = NoFault
+		waiting = append(waiting, s)
+		for len(waiting) > lag {
+			if err := e.copyOut(waiting[0]); err != nil {
+				return t, err
+			}
+			waiting = waiting[1:]
+		}
 		// With HostPages every chunk has its own host memory: the
 		// previous chunk is assembled while the device works on this one,
 		// rather than holding up its copy.
@@ -484,23 +504,51 @@ func (e *Engine) run(pages [][PageSize]byte, host *HostPages, out []Output) (Tim
 			}
 		}
 	}
-	for _, s := range e.slots {
-		if s.busy {
-			if err := e.tail.Wait(s.ev[3]); err != nil {
-				return t, err
-			}
+	// The chunks in flight: copied out once counted and assembled once
+	// back, each as soon as it is ready, so that the host's work on one
+	// overlaps the device's on the next rather than following it all.
+	var copying []*slot
+	for i := range e.slots {
+		s := e.slots[(chunks+i)%len(e.slots)] // issue order
+		if s.busy && !slices.Contains(waiting, s) {
+			copying = append(copying, s)
 		}
 	}
-	if err := e.end.Record(e.tail); err != nil {
-		return t, err
-	}
-	for i := range e.slots {
-		// Finish in issue order, which the slots follow round-robin.
-		s := e.slots[(chunks+i)%len(e.slots)]
-		if s.busy {
-			if err := e.finish(s, pages, host, out, &t); err != nil {
+	ended := false
+	for !ended || len(copying) > 0 {
+		if len(waiting) == 0 && !ended {
+			if err := e.recordEnd(copying); err != nil {
 				return t, err
 			}
+			ended = true
+		}
+		ready := false
+		if len(waiting) > 0 {
+			done, err := waiting[0].counted.Done()
+			if err != nil {
+				return t, err
+			}
+			if done {
+				if err := e.copyOut(waiting[0]); err != nil {
+					return t, err
+				}
+				copying, waiting, ready = append(copying, waiting[0]), waiting[1:], true
+			}
+		}
+		if len(copying) > 0 {
+			done, err := copying[0].ev[3].Done()
+			if err != nil {
+				return t, err
+			}
+			if done {
+				if err := e.finish(copying[0], pages, host, out, &t); err != nil {
+					return t, err
+				}
+				copying, ready = copying[1:], true
+			}
+		}
+		if !ready {
+			runtime.Gosched()
 		}
 	}
 	if err := e.end.Synchronize(); err != nil {
@@ -511,17 +559,22 @@ func (e *Engine) run(pages [][PageSize]byte, host *HostPages, out []Output) (Tim
 	return t, err
 }
 
-// issue queues one chunk's H2D copy, kernel and D2H stage (the gather
-// kernel of GPU-8, or copies of the whole slots when the last chunk's
-// payloads were large) in its slot's stream, with events between the
-// stages.
+// recordEnd records e.end after the D2H stages of the slots still copying.
+func (e *Engine) recordEnd(copying []*slot) error {
+	for _, s := range copying {
+		if err := e.tail.Wait(s.ev[3]); err != nil {
+			return err
+		}
+	}
+	return e.end.Record(e.tail)
+}
+
+// issue queues one chunk's H2D copy, page kernel and the D2H kernels of
+// GPU-8 in its slot's stream, with events between the stages; copyOut
+// queues the rest.
 func (e *Engine) issue(s *slot, fault Fault) error {
 	st := s.stream
 	s.busy = true
-	s.copyOut = e.d2h == d2hCopy || e.d2h == d2hAuto && e.payload >= copyAbove
-	if s.copyOut {
-		e.copied++
-	}
 	meta := uint64(s.dMeta)
 	if fault == FaultIllegalAddress {
 		meta = 1 << 46 // no allocation is there
@@ -530,6 +583,7 @@ func (e *Engine) issue(s *slot, fault Fault) error {
 	if fault == FaultInvalidLaunch {
 		block.X = 2048 // above every device's limit of 1,024
 	}
+	grid := cudart.Dim{X: Blocks(s.n)}
 	steps := []func() error{
 		func() error { return s.ev[0].Record(st) },
 		func() error { return st.CopyHtoD(s.dSrc, s.hSrc) },
@@ -542,21 +596,18 @@ func (e *Engine) issue(s *slot, fault Fault) error {
 				}
 				return st.Launch(trap, cudart.Dim{X: 1}, cudart.Dim{X: 32}, 0)
 			}
-			return st.Launch(e.dev.fn, cudart.Dim{X: Blocks(s.n)}, block, 0,
-				uint64(s.dSrc), uint64(s.dDst), meta, uint64(s.n))
+			return st.Launch(e.dev.fn, grid, block, 0, uint64(s.dSrc), uint64(s.dDst), meta, uint64(s.n))
 		},
 		func() error { return s.ev[2].Record(st) },
 		func() error {
-			if s.copyOut {
-				if err := st.CopyDtoH(s.hMeta, s.dMeta); err != nil {
-					return err
-				}
-				return st.CopyDtoH(s.hDst, s.dDst)
-			}
-			return st.Launch(e.dev.gather, cudart.Dim{X: Blocks(s.n)}, cudart.Dim{X: ThreadsPerBlock}, 0,
-				uint64(s.dDst), uint64(s.dMeta), s.hDstDev, s.hMetaDev, uint64(s.n))
+			return st.Launch(e.dev.offsets, cudart.Dim{X: 1}, cudart.Dim{X: OffsetsThreads}, 0,
+				uint64(s.dMeta), uint64(s.dOffset), s.hMetaDev, uint64(s.total.Device), uint64(s.n))
 		},
-		func() error { return s.ev[3].Record(st) },
+		func() error { return s.counted.Record(st) },
+		func() error {
+			return st.Launch(e.dev.gather, grid, cudart.Dim{X: ThreadsPerBlock}, 0,
+				uint64(s.dDst), uint64(s.dMeta), uint64(s.dOffset), uint64(s.dPacked), uint64(s.n))
+		},
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {
@@ -564,6 +615,23 @@ func (e *Engine) issue(s *slot, fault Fault) error {
 		}
 	}
 	return nil
+}
+
+// copyOut waits until the offsets kernel has counted a slot's packed
+// payloads and queues the copy of exactly those bytes to the host.
+func (e *Engine) copyOut(s *slot) error {
+	if err := s.counted.Synchronize(); err != nil {
+		return err
+	}
+	s.packed = int(binary.LittleEndian.Uint32(s.total.Bytes))
+	if s.packed > len(s.hDst) {
+		return fmt.Errorf("%w: the packed payloads of %d pages take %d bytes, more than their %d-byte slots",
+			ErrFault, s.n, s.packed, len(s.hDst))
+	}
+	if err := s.stream.CopyDtoH(s.hDst[:s.packed], s.dPacked); err != nil {
+		return err
+	}
+	return s.ev[3].Record(s.stream)
 }
 
 // finish waits for a slot's chunk and assembles its pages' outputs.
@@ -594,17 +662,7 @@ func (e *Engine) wait(s *slot, t *Timings) error {
 // host's memory (RT-8).
 func (e *Engine) assemble(c chunk, pages [][PageSize]byte, host *HostPages, out []Output, t *Timings) error {
 	start := time.Now()
-	outs := out[c.lo : c.lo+c.n]
-	err := assemble(outs, pages[c.lo:c.lo+c.n], c.hMeta, c.hDst, host == nil)
-	if err == nil {
-		moved := 0
-		for _, o := range outs {
-			if o.Kind != kindRaw {
-				moved += len(o.Data)
-			}
-		}
-		e.payload = moved / c.n
-	}
+	err := assemble(out[c.lo:c.lo+c.n], pages[c.lo:c.lo+c.n], c.hMeta, c.hDst[:c.packed], host == nil)
 	t.Assemble += time.Since(start)
 	return err
 }

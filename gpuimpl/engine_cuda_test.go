@@ -258,65 +258,52 @@ func TestEngineHostPages(t *testing.T) {
 	}
 }
 
-// Checks RT-6, GPU-8: both D2H stages, the gather kernel and copies of
-// whole slots, give the reference's bytes, through staging and from
-// HostPages; in the automatic mode chunks whose predecessor's payloads
-// are small are gathered, the others copied.
-func TestEngineD2HModes(t *testing.T) {
-	pages := genBatch(17, 0, 4*500+77)
-	for _, mode := range []d2hMode{d2hGather, d2hCopy} {
-		e := openEngine(t, Options{BatchPages: 500, RingSlots: 2, AsyncDMA: true})
-		e.d2h = mode
+// Checks RT-6, GPU-8: at every ring depth (each chunk's D2H copy issued
+// 0, 1 or 2 chunks after it), in order and overlapped, through staging and
+// from HostPages, with chunks of BatchPages and of chunkPages' share, the
+// packed payloads give the reference's bytes, for chunks longer than the
+// offsets kernel's tile of 1,024 pages, for a last chunk of 77 pages and
+// for chunks of raw pages alone, which copy nothing.
+func TestEnginePackedD2H(t *testing.T) {
+	pages := genBatch(17, 0, 3*1500+77)
+	rng := rand.New(rand.NewPCG(3, 3))
+	raw := make([][PageSize]byte, 1600)
+	for i := range raw {
+		raw[i] = *genPage("random", rng)
+	}
+	var opts []Options
+	for _, slots := range []int{1, 2, 3, 4} {
+		for _, async := range []bool{false, true} {
+			opts = append(opts, Options{BatchPages: 1500, RingSlots: slots, AsyncDMA: async})
+		}
+	}
+	// chunkPages cuts the 4,577 pages into chunks of 2,048, not 8,192.
+	opts = append(opts, Options{BatchPages: 8192, RingSlots: 4, AsyncDMA: true})
+	for _, o := range opts {
+		e := openEngine(t, o)
 		h, err := e.NewHostPages(len(pages))
 		if err != nil {
 			t.Fatal(err)
 		}
-		copy(h.Pages, pages)
-		for _, host := range []bool{false, true} {
-			var out []Output
-			if host {
-				out, _, err = e.CompressHost(h, len(pages))
-			} else {
-				out, _, err = e.Compress(pages)
+		for _, batch := range [][][PageSize]byte{pages, raw} {
+			copy(h.Pages, batch)
+			for _, host := range []bool{false, true} {
+				var out []Output
+				if host {
+					out, _, err = e.CompressHost(h, len(batch))
+				} else {
+					out, _, err = e.Compress(batch)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				label := fmt.Sprintf("%+v-host%v-%d", o, host, len(batch))
+				if n := checkBatch(t, label, batch, out); n != 0 {
+					t.Fatalf("%s: %d pages differ", label, n)
+				}
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if n := checkBatch(t, fmt.Sprintf("d2h%d-host%v", mode, host), pages, out); n != 0 {
-				t.Fatalf("mode %d, HostPages %v: %d pages differ", mode, host, n)
-			}
-		}
-		if want := map[d2hMode]int{d2hGather: 0, d2hCopy: 10}[mode]; e.copied != want {
-			t.Errorf("mode %d: %d chunks copied, want %d", mode, e.copied, want)
 		}
 		h.Close()
-	}
-
-	e := openEngine(t, Options{BatchPages: 100, RingSlots: 1, AsyncDMA: true})
-	batch := func(kind string) [][PageSize]byte {
-		rng := rand.New(rand.NewPCG(3, 3))
-		b := make([][PageSize]byte, 300)
-		for i := range b {
-			b[i] = *genPage(kind, rng)
-		}
-		return b
-	}
-	for _, c := range []struct {
-		kind   string
-		copied int // chunks copied of the batch's 3
-	}{{"zeros", 0}, {"random", 0}, {"text", 2}, {"text", 3}, {"zeros", 1}} {
-		before := e.copied
-		pages := batch(c.kind)
-		out, _, err := e.Compress(pages)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if n := checkBatch(t, "auto-"+c.kind, pages, out); n != 0 {
-			t.Fatalf("%s: %d pages differ", c.kind, n)
-		}
-		if got := e.copied - before; got != c.copied {
-			t.Errorf("%s after %d bytes a page: %d chunks copied, want %d", c.kind, e.payload, got, c.copied)
-		}
 	}
 }
 

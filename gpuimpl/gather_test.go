@@ -12,8 +12,8 @@ import (
 	"github.com/lz4warp/lz4warp/internal/ptxexec"
 )
 
-// Checks GPU-3, GPU-8: the gather kernel's text is fixed by golden files,
-// one per target, and is the same on every call.
+// Checks GPU-3, GPU-8: the D2H kernels' text is fixed by golden files, one
+// per target, and is the same on every call.
 func TestGatherGolden(t *testing.T) {
 	for _, sm := range Targets {
 		text := GatherPTX(sm)
@@ -24,66 +24,69 @@ func TestGatherGolden(t *testing.T) {
 	}
 }
 
-// Checks GPU-2, GPU-6, GPU-8: the gather kernel assembles for every target
-// within the page kernel's register budget, without spills or shared
-// memory.
+// Checks GPU-2, GPU-6, GPU-8: the D2H kernels assemble for every target
+// within the page kernel's register budget, without spills, the gather
+// kernel without shared memory and the offsets kernel with its 33 sums.
 func TestGatherResources(t *testing.T) {
-	for _, r := range assembleTargets(t, GatherPTX, GatherName) {
-		if r.Registers > maxRegisters || r.SpillStores != 0 || r.SpillLoads != 0 || r.StackFrame != 0 || r.SharedBytes != 0 {
-			t.Errorf("%s: %+v", r.Arch, r)
+	for name, shared := range map[string]int{GatherName: 0, OffsetsName: OffsetsShared} {
+		for _, r := range assembleTargets(t, GatherPTX, name) {
+			if r.Registers > maxRegisters || r.SpillStores != 0 || r.SpillLoads != 0 || r.StackFrame != 0 || r.SharedBytes != shared {
+				t.Errorf("%s %s: %+v", name, r.Arch, r)
+			}
 		}
 	}
 }
 
-// Checks GPU-8, EXEC-1: the gather kernel, executed on the CPU, copies
-// every meta word and every same-filled and LZ4 payload into the host
-// buffers, nothing of a raw page, nothing past a payload's last 16-byte
-// chunk, and with a hostile meta word nothing outside the page's slot (the
-// executor faults on any access outside an allocation).
+// Checks GPU-8, EXEC-1: the D2H kernels, executed on the CPU over more
+// pages than the offsets kernel's tile of 1,024, copy every meta word to
+// the host, count the packed payloads, give each page the offset of
+// packSlots and pack exactly its payloads; with a hostile meta word
+// nothing is read outside the page's slot nor written outside the packed
+// buffer (the executor faults on any access outside an allocation).
 func TestGatherOnCPU(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 8))
 	var pages [][PageSize]byte
-	for i := range 203 {
+	for i := range 1024 + 203 {
 		pages = append(pages, *genPage(pageKinds[i%len(pageKinds)], rng))
 	}
 	meta, slots := fakeKernel(pages)
 	n := len(pages)
-	const hostile = 200 // its meta word claims an LZ4 payload far beyond its slot
+	const hostile = 1100 // its meta word claims an LZ4 payload far beyond its slot
 	binary.LittleEndian.PutUint32(meta[4*hostile:], kindLZ4<<MetaKindShift|(1<<MetaKindShift-1))
+	wantPacked, wantOffsets := packSlots(meta, slots)
 	mod, err := ptxexec.Load(GatherPTX(90))
 	if err != nil {
 		t.Fatal(err)
 	}
 	mem := ptxexec.NewMemory()
-	dSlots, dMeta := mem.Alloc(len(slots)), mem.Alloc(len(meta))
-	hSlots, hMeta := mem.Alloc(len(slots)), mem.Alloc(len(meta))
+	dSlots, dMeta, dOffsets := mem.Alloc(len(slots)), mem.Alloc(len(meta)), mem.Alloc(4*n)
+	dPacked, hMeta, hTotal := mem.Alloc(len(wantPacked)), mem.Alloc(len(meta)), mem.Alloc(4)
 	copy(mem.Bytes(dSlots), slots)
 	copy(mem.Bytes(dMeta), meta)
-	hs := mem.Bytes(hSlots)
-	for i := range hs {
-		hs[i] = canary
-	}
-	if err := mod.Launch(GatherName, Blocks(n), ThreadsPerBlock, []uint64{dSlots, dMeta, hSlots, hMeta, uint64(n)}, mem); err != nil {
+	if err := mod.Launch(OffsetsName, 1, OffsetsThreads, []uint64{dMeta, dOffsets, hMeta, hTotal, uint64(n)}, mem); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(mem.Bytes(hMeta), meta) {
 		t.Fatal("the host's meta words differ from the device's")
 	}
+	if got := binary.LittleEndian.Uint32(mem.Bytes(hTotal)); int(got) != len(wantPacked) {
+		t.Fatalf("total %d, want %d", got, len(wantPacked))
+	}
+	for i, want := range wantOffsets {
+		if got := binary.LittleEndian.Uint32(mem.Bytes(dOffsets)[4*i:]); got != want {
+			t.Fatalf("page %d: offset %d, want %d", i, got, want)
+		}
+	}
+	if err := mod.Launch(GatherName, Blocks(n), ThreadsPerBlock, []uint64{dSlots, dMeta, dOffsets, dPacked, uint64(n)}, mem); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(mem.Bytes(dPacked), wantPacked) {
+		t.Fatal("the packed payloads differ from packSlots'")
+	}
 	kinds := map[uint8]int{}
 	for i := range n {
-		kind, length := DecodeMeta(binary.LittleEndian.Uint32(meta[4*i:]))
+		kind, _ := DecodeMeta(binary.LittleEndian.Uint32(meta[4*i:]))
 		kinds[kind]++
-		moved := 0
-		if kind != kindRaw {
-			moved = min((length+15)&^15, OutSlot)
-		}
-		got, want := hs[i*OutSlot:(i+1)*OutSlot], slots[i*OutSlot:(i+1)*OutSlot]
-		if !bytes.Equal(got[:moved], want[:moved]) {
-			t.Fatalf("page %d (kind %d, %d bytes): payload not copied", i, kind, length)
-		}
-		if !bytes.Equal(got[moved:], bytes.Repeat([]byte{canary}, OutSlot-moved)) {
-			t.Fatalf("page %d (kind %d, %d bytes): bytes past the first %d written", i, kind, length, moved)
-		}
 	}
 	if kinds[kindSame] == 0 || kinds[kindLZ4] == 0 || kinds[kindRaw] == 0 {
 		t.Errorf("kinds covered: %v", kinds)

@@ -36,9 +36,26 @@ type Device struct {
 // Options configures an Engine.
 type Options struct {
 	DeviceIndex int
-	BatchPages  int  // pages per kernel launch (one ring slot)
+	BatchPages  int  // the most pages per kernel launch (one ring slot)
 	RingSlots   int  // pipeline depth
 	AsyncDMA    bool // overlap the stages across slots
+}
+
+// minChunk is the smallest chunk chunkPages cuts a batch into: about one
+// wave of the page kernel on an H100 (132 SMs, 4 blocks of 4 pages each).
+// There, smaller chunks made every batch size slower (spec/gpu-results.md).
+const minChunk = 2048
+
+// chunkPages is the number of pages per chunk for a batch of n pages (RT-6):
+// batchPages, or with asynchronous stages over more than one slot, where
+// that would leave the ring with few chunks to overlap, a share of about an
+// eighth of the batch per chunk with 4 slots, but at least minChunk.
+func chunkPages(n, batchPages, slots int, async bool) int {
+	if !async || slots < 2 {
+		return batchPages
+	}
+	share := (n + 2*slots - 1) / (2 * slots)
+	return min(batchPages, max(minChunk, share))
 }
 
 // Timings are measured with CUDA events (H2D, Kernel, D2H, Total) and, for

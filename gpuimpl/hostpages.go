@@ -16,7 +16,7 @@ func offset(mem, sub []byte) uint64 {
 type HostPages struct {
 	// Pages are the batch's pages, for the caller to fill.
 	Pages [][PageSize]byte
-	slots []byte   // the kernel's output slots, OutSlot bytes per page
+	slots []byte   // the packed payloads (GPU-8), at most OutSlot bytes per page
 	meta  []byte   // the kernel's meta words, 4 bytes per page
 	mem   []byte   // Pages, slots and meta, in one page-aligned piece
 	out   []Output // CompressHost's outputs, reused by every batch
@@ -30,8 +30,9 @@ func hostBytes(n int) int { return n * (PageSize + 4 + OutSlot) }
 
 // newHostPages lays out n pages, their output slots and meta words in one
 // page-aligned piece of Go memory, which stays where it is: Go's collector
-// does not move objects. The slots start on a page boundary, as the gather
-// kernel's 16-byte stores need (GPU-8).
+// does not move objects. The payloads start on a page boundary and the meta
+// words, which the offsets kernel stores through the mapping (GPU-8), on a
+// 4-byte one.
 func newHostPages(n int) *HostPages {
 	size := hostBytes(n)
 	raw := make([]byte, size+PageSize)

@@ -596,6 +596,22 @@ func (e *Event) Synchronize() error {
 	return e.ctx.Do(func() error { return check("cuEventSynchronize", e.e.Synchronize()) })
 }
 
+// Done reports, without waiting, whether the work before the event is
+// complete; it returns the error of any of that work that failed.
+func (e *Event) Done() (bool, error) {
+	var done bool
+	err := e.ctx.Do(func() error {
+		err := check("cuEventQuery", e.e.Query())
+		var ce *Error
+		if errors.As(err, &ce) && ce.Code == NotReady {
+			return nil
+		}
+		done = err == nil
+		return err
+	})
+	return done, err
+}
+
 // Elapsed is the time from e to end, both recorded and complete.
 func (e *Event) Elapsed(end *Event) (time.Duration, error) {
 	var ms float64

@@ -158,6 +158,9 @@ func TestLaunchRoundTrip(t *testing.T) {
 	if err := end.Synchronize(); err != nil {
 		t.Fatal(err)
 	}
+	if done, err := end.Done(); !done || err != nil {
+		t.Errorf("Done after Synchronize: %v, %v", done, err)
+	}
 	d, err := start.Elapsed(end)
 	if err != nil || d <= 0 {
 		t.Errorf("elapsed %v, %v", d, err)

@@ -1,6 +1,6 @@
-// Command ptxcheck assembles the page kernel for every PTX target with
-// ptxas, prints the resource table and exits 1 when a figure breaks the
-// budgets of spec/gpu.md GPU-6. `make ptx-check` runs it.
+// Command ptxcheck assembles every kernel for every PTX target with ptxas,
+// prints the resource table and exits 1 when a figure breaks the budgets of
+// spec/gpu.md GPU-6. `make ptx-check` runs it.
 package main
 
 import (
@@ -13,11 +13,22 @@ import (
 	"github.com/lz4warp/lz4warp/internal/ptxas"
 )
 
-// GPU-6's budgets.
-const (
-	maxRegisters = 64
-	sharedBytes  = gpuimpl.SharedPerBlock
-)
+// GPU-6's register budget.
+const maxRegisters = 64
+
+// kernel is one entry point: the module text holding it for a target and
+// the static shared memory GPU-6 gives it.
+type kernel struct {
+	name   string
+	text   func(sm int) string
+	shared int
+}
+
+var kernels = []kernel{
+	{gpuimpl.KernelName, gpuimpl.KernelPTX, gpuimpl.SharedPerBlock},
+	{gpuimpl.OffsetsName, gpuimpl.GatherPTX, gpuimpl.OffsetsShared},
+	{gpuimpl.GatherName, gpuimpl.GatherPTX, 0},
+}
 
 var targets = []int{70, 75, 80, 86, 89, 90}
 
@@ -27,35 +38,37 @@ func main() {
 		fmt.Fprintln(os.Stderr, "ptxcheck:", err)
 		os.Exit(2)
 	}
-	if !check(os.Stdout, path, gpuimpl.KernelPTX) {
+	if !check(os.Stdout, path, kernels) {
 		os.Exit(1)
 	}
 }
 
-// check prints the table for the kernel text that ptxFor gives for each
-// target and reports whether every target is within the budgets.
-func check(w io.Writer, path string, ptxFor func(sm int) string) bool {
+// check prints the table for the kernels and reports whether every one is
+// within the budgets on every target.
+func check(w io.Writer, path string, kernels []kernel) bool {
 	ok := true
-	fmt.Fprintf(w, "%-7s %-10s %9s %10s %11s %11s %s\n", "target", "registers", "smem", "stack", "spill st", "spill ld", "verdict")
-	for _, sm := range targets {
-		rep, err := ptxas.Assemble(context.Background(), path, ptxFor(sm), sm)
-		if err != nil {
-			fmt.Fprintf(w, "sm_%d   %v\n", sm, err)
-			ok = false
-			continue
+	fmt.Fprintf(w, "%-16s %-7s %-10s %9s %10s %11s %11s %s\n", "kernel", "target", "registers", "smem", "stack", "spill st", "spill ld", "verdict")
+	for _, k := range kernels {
+		for _, sm := range targets {
+			rep, err := ptxas.Assemble(context.Background(), path, k.text(sm), sm)
+			if err != nil {
+				fmt.Fprintf(w, "%-16s sm_%d   %v\n", k.name, sm, err)
+				ok = false
+				continue
+			}
+			r, found := rep.Kernel(k.name)
+			if !found {
+				fmt.Fprintf(w, "%-16s sm_%d   not in the report\n", k.name, sm)
+				ok = false
+				continue
+			}
+			verdict := "ok"
+			if r.Registers > maxRegisters || r.SharedBytes != k.shared || r.StackFrame != 0 || r.SpillStores != 0 || r.SpillLoads != 0 {
+				verdict = fmt.Sprintf("OVER BUDGET (registers <= %d, smem == %d, no stack, no spills)", maxRegisters, k.shared)
+				ok = false
+			}
+			fmt.Fprintf(w, "%-16s %-7s %-10d %9d %10d %11d %11d %s\n", k.name, r.Arch, r.Registers, r.SharedBytes, r.StackFrame, r.SpillStores, r.SpillLoads, verdict)
 		}
-		r, found := rep.Kernel(gpuimpl.KernelName)
-		if !found {
-			fmt.Fprintf(w, "sm_%d   no %s in the report\n", sm, gpuimpl.KernelName)
-			ok = false
-			continue
-		}
-		verdict := "ok"
-		if r.Registers > maxRegisters || r.SharedBytes != sharedBytes || r.StackFrame != 0 || r.SpillStores != 0 || r.SpillLoads != 0 {
-			verdict = fmt.Sprintf("OVER BUDGET (registers <= %d, smem == %d, no stack, no spills)", maxRegisters, sharedBytes)
-			ok = false
-		}
-		fmt.Fprintf(w, "%-7s %-10d %9d %10d %11d %11d %s\n", r.Arch, r.Registers, r.SharedBytes, r.StackFrame, r.SpillStores, r.SpillLoads, verdict)
 	}
 	return ok
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -13,8 +14,9 @@ import (
 	"github.com/lz4warp/lz4warp/internal/ptxas"
 )
 
-// Checks RT-12: make ptx-check's table has a row per target, passes the
-// kernel, and fails a kernel over the register budget.
+// Checks RT-12, GPU-6: make ptx-check's table has a row per kernel and
+// target, passes the kernels, and fails a kernel over its shared-memory
+// budget.
 func TestCheck(t *testing.T) {
 	path, err := ptxas.Path()
 	if errors.Is(err, ptxas.ErrNotFound) {
@@ -24,17 +26,20 @@ func TestCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	if !check(&out, path, gpuimpl.KernelPTX) {
-		t.Fatalf("the kernel fails ptx-check:\n%s", out.String())
+	if !check(&out, path, kernels) {
+		t.Fatalf("the kernels fail ptx-check:\n%s", out.String())
 	}
-	for _, sm := range []string{"sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90"} {
-		if !strings.Contains(out.String(), sm+" ") {
-			t.Errorf("no row for %s:\n%s", sm, out.String())
+	for _, k := range kernels {
+		for _, sm := range []string{"sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90"} {
+			if !regexp.MustCompile(`(?m)^` + k.name + ` +` + sm + ` .* ok$`).MatchString(out.String()) {
+				t.Errorf("no ok row for %s on %s:\n%s", k.name, sm, out.String())
+			}
 		}
 	}
 	out.Reset()
-	bad := func(sm int) string { return strings.Replace(gpuimpl.KernelPTX(sm), "smem[49152]", "smem[40960]", 1) }
-	if check(&out, path, bad) {
+	bad := kernels[0]
+	bad.text = func(sm int) string { return strings.Replace(gpuimpl.KernelPTX(sm), "smem[49152]", "smem[40960]", 1) }
+	if check(&out, path, []kernel{bad}) {
 		t.Errorf("a kernel with 40 KiB of shared memory passes:\n%s", out.String())
 	}
 	if !strings.Contains(out.String(), "OVER BUDGET") {
