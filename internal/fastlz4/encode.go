@@ -143,12 +143,27 @@ func (e *Encoder) CompressBlock(dst, src []byte) (int, error) {
 		// the first that verifies and is cheaper where there is none.
 		cursor := 1 // position 0 has no candidate
 		base, next, skipTo := 0, 0, 0
-		var m uint64 // position base+k at bit 63-k
+		var m uint64 // position base+k at bit k
 		sparse := false
+		lim := loopLimits{
+			matchLimit: matchLimit,
+			outMax:     len(dst) - 17,
+			anchorMax:  n - 16,
+			dstLen:     len(dst),
+			last:       last,
+			fullChunk:  last - 63,
+		}
 		for {
+			if haveLoopAsm() {
+				// The common steps, in assembly where there is one.
+				st := loopState{m, base, next, skipTo, cursor, out, anchor, litLimit, sparse}
+				encodeLoop(&st, table, cand, dst, src, &lim)
+				m, base, next, skipTo, cursor = st.m, st.base, st.next, st.skipTo, st.cursor
+				out, anchor, litLimit, sparse = st.out, st.anchor, st.litLimit, st.sparse
+			}
 			var p, c int
 			if m != 0 {
-				k := bits.LeadingZeros64(m)
+				k := bits.TrailingZeros64(m)
 				p, c = base+k, int(cand[k&63])
 			} else {
 				// The next positions to enter. Those from next to skipTo-1
@@ -166,7 +181,7 @@ func (e *Encoder) CompressBlock(dst, src []byte) (int, error) {
 					m = hashChunk(table, cand, s, base, cnt)
 					next = base + cnt
 					sparse = m == 0
-					m &= ^uint64(0) >> uint(max(cursor-base, 0))
+					m &= ^uint64(0) << uint(max(cursor-base, 0))
 					continue
 				}
 				stop := min(last+1, litLimit)
@@ -214,7 +229,7 @@ func (e *Encoder) CompressBlock(dst, src []byte) (int, error) {
 				return 0, err
 			}
 			cursor, anchor = end, end
-			m &= ^uint64(0) >> uint(end-base)
+			m &= ^uint64(0) << uint(end-base)
 			litLimit = len(dst) - out + anchor
 			// PARSE-2: the positions inside the match enter the table too.
 			// But inside it the word at q equals the word at q-(p-c): a
@@ -245,9 +260,34 @@ func (e *Encoder) CompressBlock(dst, src []byte) (int, error) {
 	return out, nil
 }
 
+// loopState is the state of CompressBlock's loop that encodeLoop reads
+// and advances; the assembly knows its layout.
+type loopState struct {
+	m        uint64 // verified positions of the chunk from the cursor on
+	base     int    // the chunk's first position
+	next     int    // the first position not entered
+	skipTo   int
+	cursor   int
+	out      int
+	anchor   int
+	litLimit int
+	sparse   bool
+}
+
+// loopLimits are CompressBlock's bounds for encodeLoop; the assembly knows
+// their layout.
+type loopLimits struct {
+	matchLimit int // a match ends at or before it (PARSE-4)
+	outMax     int // a common sequence starts at or before it: room for 17 bytes
+	anchorMax  int // literals start at or before it: 16 bytes to move
+	dstLen     int
+	last       int // the last visited position
+	fullChunk  int // a chunk of 64 positions starts at or before it
+}
+
 // hashChunkGo enters positions base to base+cnt-1 (cnt <= 64) in the
 // table, writes each one's candidate to cand and returns the set of those
-// whose candidate verifies: position base+k at bit 63-k.
+// whose candidate verifies: position base+k at bit k.
 func hashChunkGo(table *[1 << hashLog]uint16, cand *uint16, s unsafe.Pointer, base, cnt int) uint64 {
 	var m uint64
 	cp := unsafe.Pointer(cand)
@@ -275,9 +315,9 @@ func hashChunkGo(table *[1 << hashLog]uint16, cand *uint16, s unsafe.Pointer, ba
 		table[h3] = uint16(p + 3)
 		*(*uint16)(unsafe.Add(cp, 6)) = c3
 		cp = unsafe.Add(cp, 8)
-		b01 := b2u(load32(s, int(c0)) == u0)<<1 | b2u(load32(s, int(c1)) == u1)
-		b23 := b2u(load32(s, int(c2)) == u2)<<1 | b2u(load32(s, int(c3)) == u3)
-		m |= (b01<<2 | b23) << uint(60-(p-base))
+		b01 := b2u(load32(s, int(c0)) == u0) | b2u(load32(s, int(c1)) == u1)<<1
+		b23 := b2u(load32(s, int(c2)) == u2) | b2u(load32(s, int(c3)) == u3)<<1
+		m |= (b01 | b23<<2) << uint(p-base)
 	}
 	for ; p < stop; p++ {
 		u := load32(s, p)
@@ -286,7 +326,7 @@ func hashChunkGo(table *[1 << hashLog]uint16, cand *uint16, s unsafe.Pointer, ba
 		table[h] = uint16(p)
 		*(*uint16)(cp) = c
 		cp = unsafe.Add(cp, 2)
-		m |= b2u(load32(s, int(c)) == u) << uint(63-(p-base))
+		m |= b2u(load32(s, int(c)) == u) << uint(p-base)
 	}
 	return m
 }

@@ -6,7 +6,7 @@ import "unsafe"
 
 // hashGroupsAsm is hashChunkGo for groups*8 positions from base (groups
 // at most 8): it enters them in table, writes their candidates to cand and
-// returns the verified ones, position base+k at bit 8*groups-1-k.
+// returns the verified ones, position base+k at bit 64-8*groups+k.
 //
 //go:noescape
 func hashGroupsAsm(table *[1 << hashLog]uint16, cand *uint16, src *byte, base, groups int) uint64
@@ -22,10 +22,10 @@ func hashChunk(table *[1 << hashLog]uint16, cand *[64]uint16, s unsafe.Pointer, 
 	g := cnt >> 3
 	var m uint64
 	if g > 0 {
-		m = hashGroupsAsm(table, &cand[0], (*byte)(s), base, g) << (64 - 8*uint(g))
+		m = hashGroupsAsm(table, &cand[0], (*byte)(s), base, g) >> (64 - 8*uint(g))
 	}
 	if k := g << 3; k < cnt {
-		m |= hashChunkGo(table, &cand[k], s, base+k, cnt-k) >> k
+		m |= hashChunkGo(table, &cand[k], s, base+k, cnt-k) << k
 	}
 	return m
 }

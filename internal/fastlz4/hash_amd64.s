@@ -7,10 +7,10 @@
 // Per position p, in order: u = the word at p; h = hash(u) (PARSE-1); the
 // candidate c = table[h] goes to cand; table[h] = p (PARSE-2). Then u XOR
 // the word at c is 0 exactly when c verifies (PARSE-3), CMPL $1 turns that
-// into the carry flag and ADCQ shifts it into R15: the first position ends
-// in the highest bit. There is no branch. The caller keeps the loads inside
-// src: p+3 is at most len(src)-9, and c, a position entered before p, is
-// below p.
+// into the carry flag and RCRQ shifts it into R15 from the top: after the
+// 8*groups positions, position base+k is at bit 64-8*groups+k. There is no
+// branch. The caller keeps the loads inside src: p+3 is at most
+// len(src)-9, and c, a position entered before p, is below p.
 TEXT ·hashGroupsAsm(SB), NOSPLIT, $0-48
 	MOVQ table+0(FP), DI
 	MOVQ cand+8(FP), SI
@@ -28,7 +28,7 @@ loop:
 	MOVW    R9, 0(SI)
 	XORL    (DX)(R9*1), AX
 	CMPL    AX, $1
-	ADCQ    R15, R15
+	RCRQ    $1, R15
 
 	MOVL    1(DX)(BX*1), AX
 	IMUL3L  $0x9e3779b1, AX, R8
@@ -39,7 +39,7 @@ loop:
 	MOVW    R9, 2(SI)
 	XORL    (DX)(R9*1), AX
 	CMPL    AX, $1
-	ADCQ    R15, R15
+	RCRQ    $1, R15
 
 	MOVL    2(DX)(BX*1), AX
 	IMUL3L  $0x9e3779b1, AX, R8
@@ -50,7 +50,7 @@ loop:
 	MOVW    R9, 4(SI)
 	XORL    (DX)(R9*1), AX
 	CMPL    AX, $1
-	ADCQ    R15, R15
+	RCRQ    $1, R15
 
 	MOVL    3(DX)(BX*1), AX
 	IMUL3L  $0x9e3779b1, AX, R8
@@ -61,7 +61,7 @@ loop:
 	MOVW    R9, 6(SI)
 	XORL    (DX)(R9*1), AX
 	CMPL    AX, $1
-	ADCQ    R15, R15
+	RCRQ    $1, R15
 
 	MOVL    4(DX)(BX*1), AX
 	IMUL3L  $0x9e3779b1, AX, R8
@@ -72,7 +72,7 @@ loop:
 	MOVW    R9, 8(SI)
 	XORL    (DX)(R9*1), AX
 	CMPL    AX, $1
-	ADCQ    R15, R15
+	RCRQ    $1, R15
 
 	MOVL    5(DX)(BX*1), AX
 	IMUL3L  $0x9e3779b1, AX, R8
@@ -83,7 +83,7 @@ loop:
 	MOVW    R9, 10(SI)
 	XORL    (DX)(R9*1), AX
 	CMPL    AX, $1
-	ADCQ    R15, R15
+	RCRQ    $1, R15
 
 	MOVL    6(DX)(BX*1), AX
 	IMUL3L  $0x9e3779b1, AX, R8
@@ -94,7 +94,7 @@ loop:
 	MOVW    R9, 12(SI)
 	XORL    (DX)(R9*1), AX
 	CMPL    AX, $1
-	ADCQ    R15, R15
+	RCRQ    $1, R15
 
 	MOVL    7(DX)(BX*1), AX
 	IMUL3L  $0x9e3779b1, AX, R8
@@ -105,7 +105,7 @@ loop:
 	MOVW    R9, 14(SI)
 	XORL    (DX)(R9*1), AX
 	CMPL    AX, $1
-	ADCQ    R15, R15
+	RCRQ    $1, R15
 
 	ADDQ $8, BX
 	ADDQ $16, SI

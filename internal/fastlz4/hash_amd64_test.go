@@ -39,12 +39,32 @@ func TestHashChunkAsmMatchesGo(t *testing.T) {
 	})
 }
 
-// Checks PARSE-8, PAGE-5: with Go in place of the assembly (hashChunkGo and
-// scan's own loop), which is what other CPUs run, pages of every data set
-// and random blocks still give the reference's bytes.
+// Checks PARSE-8, PAGE-5: with Go in place of the assembly (CompressBlock's
+// own loop, hashChunkGo and scan's own loop), which is what other CPUs
+// run, pages of every data set and random blocks still give the
+// reference's bytes.
 func TestEncodeWithGoHashChunk(t *testing.T) {
-	useAsm = false
-	defer func() { useAsm = true }()
+	useAsm, useLoopAsm = false, false
+	defer func() { useAsm, useLoopAsm = true, true }()
+	for _, name := range dataset.Names() {
+		pages, err := dataset.Load(name, testPages)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for i := range pages {
+			encodeBoth(t, name, &pages[i])
+		}
+	}
+	TestCompressBlockMatchesReferenceRapid(t)
+}
+
+// Checks PARSE-8, PAGE-5: with the assembly chunk hasher and scan but Go's
+// loop in place of encodeLoopAsm, the bytes are still the reference's; the
+// other tests run encodeLoopAsm, which leaves to the Go loop only the
+// steps it cannot take.
+func TestEncodeWithoutLoopAsm(t *testing.T) {
+	useLoopAsm = false
+	defer func() { useLoopAsm = true }()
 	for _, name := range dataset.Names() {
 		pages, err := dataset.Load(name, testPages)
 		if err != nil {

@@ -1,0 +1,23 @@
+//go:build amd64 && gc && !purego
+
+package fastlz4
+
+import "unsafe"
+
+// encodeLoopAsm is encodeLoop in assembly (parse_amd64.s).
+//
+//go:noescape
+func encodeLoopAsm(st *loopState, table *[1 << hashLog]uint16, cand *[64]uint16, dst, src *byte, lim *loopLimits)
+
+// useLoopAsm switches encodeLoop off, for tests: CompressBlock's Go loop
+// then takes every step.
+var useLoopAsm = true
+
+// haveLoopAsm says whether encodeLoop does anything.
+func haveLoopAsm() bool { return useLoopAsm }
+
+// encodeLoop runs CompressBlock's loop from state st for as long as it
+// needs nothing that only the Go loop does (see parse_amd64.s).
+func encodeLoop(st *loopState, table *[1 << hashLog]uint16, cand *[64]uint16, dst, src []byte, lim *loopLimits) {
+	encodeLoopAsm(st, table, cand, unsafe.SliceData(dst), unsafe.SliceData(src), lim)
+}

@@ -1,0 +1,361 @@
+//go:build amd64 && gc && !purego
+
+#include "textflag.h"
+
+// func encodeLoopAsm(st *loopState, table *[4096]uint16, cand *[64]uint16, dst, src *byte, lim *loopLimits)
+//
+// CompressBlock's loop (encode.go) for as long as it needs nothing that
+// only the Go loop does: it hashes whole chunks of 64 positions (as
+// hashGroupsAsm does, PARSE-1 to PARSE-3) and takes the greedy parse's
+// sequences from them (PARSE-4, PARSE-5, PARSE-7). It stores its state and
+// returns, with the step at hand not started, where the Go loop must take
+// over: a chunk of fewer than 64 positions (the block's last), a sparse
+// stretch (scan), a sequence that may not fit dst (the Go loop checks it
+// exactly and reports ErrShortBuffer), or literals within 16 bytes of the
+// end of src.
+//
+// The verified set m has position base+k at bit k, so TZCNT finds the
+// first; TZCNT runs as BSF on CPUs without BMI1, which gives the same
+// result for the nonzero operands it gets here.
+//
+// Registers in the parse: AX m, BX base, R9 end, R10 cand, R11 out,
+// R12 anchor, R13 litLimit, R14 p then the offset, R15 c, SI src, DI dst;
+// CX, DX and R8 are scratch. litLimit is always dstLen - out + anchor.
+TEXT ·encodeLoopAsm(SB), NOSPLIT, $0-48
+	MOVQ st+0(FP), R8
+	MOVQ 0(R8), AX
+	MOVQ 8(R8), BX
+	MOVQ 40(R8), R11
+	MOVQ 48(R8), R12
+	MOVQ 56(R8), R13
+	MOVQ cand+16(FP), R10
+	MOVQ dst+24(FP), DI
+	MOVQ src+32(FP), SI
+
+sequence:
+	TESTQ AX, AX
+	JZ    refill
+	TZCNTQ AX, CX
+	LEAQ  (BX)(CX*1), R14    // p: the first verified position left
+	CMPQ  R14, R13
+	JGE   exit
+	MOVWLZX (R10)(CX*2), R15 // c
+	LEAQ  4(R14), R9
+	LEAQ  4(R15), DX
+	MOVQ  lim+40(FP), CX
+
+extend8:
+	LEAQ 8(R9), R8
+	CMPQ R8, 0(CX)           // matchLimit
+	JGT  extend1
+	MOVQ (SI)(R9*1), R8
+	XORQ (SI)(DX*1), R8
+	JNZ  extended8
+	ADDQ $8, R9
+	ADDQ $8, DX
+	JMP  extend8
+
+extend1:
+	CMPQ    R9, 0(CX)
+	JGE     extended
+	MOVBLZX (SI)(R9*1), R8
+	CMPB    R8, (SI)(DX*1)
+	JNE     extended
+	INCQ    R9
+	INCQ    DX
+	JMP     extend1
+
+extended8:
+	TZCNTQ R8, R8
+	SHRQ $3, R8
+	ADDQ R8, R9
+
+extended:
+	MOVQ R14, DX
+	SUBQ R12, DX             // litLen
+	LEAQ -4(R9), R8
+	SUBQ R14, R8             // matchLen
+	SUBQ R15, R14            // offset
+	CMPQ DX, $15
+	JGE  long
+	CMPQ R8, $15
+	JGE  long
+	CMPQ R11, 8(CX)          // outMax
+	JGT  long
+	CMPQ R12, 16(CX)         // anchorMax
+	JGT  exit
+
+	// The common sequence: token, literals (16 bytes moved: the bytes
+	// past them are overwritten next or lie past the block), offset.
+	MOVQ  DX, R15
+	SHLQ  $4, R15
+	ORQ   R8, R15
+	MOVB  R15, (DI)(R11*1)
+	MOVOU (SI)(R12*1), X0
+	MOVOU X0, 1(DI)(R11*1)
+	LEAQ  1(R11)(DX*1), R11
+	MOVW  R14, (DI)(R11*1)
+	ADDQ  $2, R11
+
+matched:
+	MOVQ R9, R12             // anchor = end
+	MOVQ 24(CX), R13         // dstLen
+	SUBQ R11, R13
+	ADDQ R12, R13
+	// skipTo = min(end-4, last) - offset + 1 (see CompressBlock)
+	LEAQ    -4(R9), DX
+	CMPQ    DX, 32(CX)
+	CMOVQGT 32(CX), DX
+	SUBQ    R14, DX
+	INCQ    DX
+	MOVQ    st+0(FP), R8
+	MOVQ    DX, 24(R8)       // skipTo
+	MOVQ    R9, 32(R8)       // cursor
+	// m keeps the positions from end on.
+	MOVQ R9, CX
+	SUBQ BX, CX
+	CMPQ CX, $64
+	JGE  emptied
+	MOVQ $-1, R8
+	SHLQ CX, R8
+	ANDQ R8, AX
+	JMP  sequence
+
+emptied:
+	XORQ AX, AX
+
+refill:
+	// The next chunk starts at max(next, skipTo); only whole chunks, and
+	// not after a sparse one.
+	MOVQ    st+0(FP), R8
+	MOVQ    16(R8), BX
+	CMPQ    BX, 24(R8)
+	CMOVQLT 24(R8), BX
+	CMPQ    BX, R13
+	JGE     exit
+	MOVQ    lim+40(FP), CX
+	CMPQ    BX, 40(CX)       // fullChunk
+	JGT     exit
+	CMPB    64(R8), $0       // sparse
+	JNE     exit
+	// Hash the chunk, eight positions a round: the verified set builds
+	// up in R15, the candidates go to cand at DX.
+	MOVQ    table+8(FP), R14
+	XORQ    R15, R15
+	XORQ    DX, DX
+
+hash8:
+	MOVL    0(SI)(BX*1), AX
+	IMUL3L  $0x9e3779b1, AX, R8
+	SHRL    $20, R8
+	MOVWLZX (R14)(R8*2), R9
+	MOVW    BX, (R14)(R8*2)
+	MOVW    R9, 0(R10)(DX*1)
+	XORL    (SI)(R9*1), AX
+	CMPL    AX, $1
+	RCRQ    $1, R15
+
+	MOVL    1(SI)(BX*1), AX
+	IMUL3L  $0x9e3779b1, AX, R8
+	SHRL    $20, R8
+	MOVWLZX (R14)(R8*2), R9
+	LEAQ    1(BX), CX
+	MOVW    CX, (R14)(R8*2)
+	MOVW    R9, 2(R10)(DX*1)
+	XORL    (SI)(R9*1), AX
+	CMPL    AX, $1
+	RCRQ    $1, R15
+
+	MOVL    2(SI)(BX*1), AX
+	IMUL3L  $0x9e3779b1, AX, R8
+	SHRL    $20, R8
+	MOVWLZX (R14)(R8*2), R9
+	LEAQ    2(BX), CX
+	MOVW    CX, (R14)(R8*2)
+	MOVW    R9, 4(R10)(DX*1)
+	XORL    (SI)(R9*1), AX
+	CMPL    AX, $1
+	RCRQ    $1, R15
+
+	MOVL    3(SI)(BX*1), AX
+	IMUL3L  $0x9e3779b1, AX, R8
+	SHRL    $20, R8
+	MOVWLZX (R14)(R8*2), R9
+	LEAQ    3(BX), CX
+	MOVW    CX, (R14)(R8*2)
+	MOVW    R9, 6(R10)(DX*1)
+	XORL    (SI)(R9*1), AX
+	CMPL    AX, $1
+	RCRQ    $1, R15
+
+	MOVL    4(SI)(BX*1), AX
+	IMUL3L  $0x9e3779b1, AX, R8
+	SHRL    $20, R8
+	MOVWLZX (R14)(R8*2), R9
+	LEAQ    4(BX), CX
+	MOVW    CX, (R14)(R8*2)
+	MOVW    R9, 8(R10)(DX*1)
+	XORL    (SI)(R9*1), AX
+	CMPL    AX, $1
+	RCRQ    $1, R15
+
+	MOVL    5(SI)(BX*1), AX
+	IMUL3L  $0x9e3779b1, AX, R8
+	SHRL    $20, R8
+	MOVWLZX (R14)(R8*2), R9
+	LEAQ    5(BX), CX
+	MOVW    CX, (R14)(R8*2)
+	MOVW    R9, 10(R10)(DX*1)
+	XORL    (SI)(R9*1), AX
+	CMPL    AX, $1
+	RCRQ    $1, R15
+
+	MOVL    6(SI)(BX*1), AX
+	IMUL3L  $0x9e3779b1, AX, R8
+	SHRL    $20, R8
+	MOVWLZX (R14)(R8*2), R9
+	LEAQ    6(BX), CX
+	MOVW    CX, (R14)(R8*2)
+	MOVW    R9, 12(R10)(DX*1)
+	XORL    (SI)(R9*1), AX
+	CMPL    AX, $1
+	RCRQ    $1, R15
+
+	MOVL    7(SI)(BX*1), AX
+	IMUL3L  $0x9e3779b1, AX, R8
+	SHRL    $20, R8
+	MOVWLZX (R14)(R8*2), R9
+	LEAQ    7(BX), CX
+	MOVW    CX, (R14)(R8*2)
+	MOVW    R9, 14(R10)(DX*1)
+	XORL    (SI)(R9*1), AX
+	CMPL    AX, $1
+	RCRQ    $1, R15
+
+	ADDQ    $8, BX
+	ADDQ    $16, DX
+	CMPQ    DX, $128
+	JNE     hash8
+	SUBQ    $64, BX
+	MOVQ    R15, AX          // m
+	MOVQ    st+0(FP), R8
+	MOVQ    BX, 8(R8)        // base
+	LEAQ    64(BX), CX
+	MOVQ    CX, 16(R8)       // next
+	XORL    DX, DX
+	TESTQ   AX, AX
+	SETEQ   DX
+	MOVB    DX, 64(R8)       // sparse
+	// m keeps the positions from cursor on.
+	MOVQ    32(R8), CX
+	SUBQ    BX, CX
+	JLE     sequence
+	CMPQ    CX, $64
+	JGE     emptied
+	MOVQ    $-1, R8
+	SHLQ    CX, R8
+	ANDQ    R8, AX
+	JMP     sequence
+
+long:
+	// A literal or match length of 15 or more, or little room left: with
+	// out + 21 + litLen + litLen/128 + matchLen/128 at most dstLen, the
+	// sequence and a 16-byte move past its literals fit (PARSE-7).
+	CMPQ R12, 16(CX)         // anchorMax
+	JGT  exit
+	MOVQ DX, R15
+	SHRQ $7, R15
+	ADDQ DX, R15
+	MOVQ R8, R13
+	SHRQ $7, R13
+	ADDQ R13, R15
+	LEAQ 21(R11)(R15*1), R15
+	CMPQ R15, 24(CX)         // dstLen
+	JGT  exit
+	// token
+	MOVQ    $15, R15
+	MOVQ    DX, CX
+	CMPQ    CX, R15
+	CMOVQGT R15, CX
+	SHLQ    $4, CX
+	MOVQ    R8, R13
+	CMPQ    R13, R15
+	CMOVQGT R15, R13
+	ORQ     R13, CX
+	MOVB    CX, (DI)(R11*1)
+	INCQ    R11
+	CMPQ    DX, $15
+	JLT     literals
+	LEAQ    -15(DX), R13
+
+litlen:
+	CMPQ R13, $255
+	JLT  litlenlast
+	MOVB $255, (DI)(R11*1)
+	INCQ R11
+	SUBQ $255, R13
+	JMP  litlen
+
+litlenlast:
+	MOVB R13, (DI)(R11*1)
+	INCQ R11
+
+literals:
+	// 16 bytes at a time; more than 16 end with the 16 that end at p,
+	// so that no load passes p.
+	LEAQ  (SI)(R12*1), CX
+	LEAQ  (DI)(R11*1), R13
+	ADDQ  DX, R11
+	MOVQ  DX, R15
+	CMPQ  R15, $16
+	JGT   lit16
+	MOVOU (CX), X0
+	MOVOU X0, (R13)
+	JMP   offset
+
+lit16:
+	MOVOU (CX), X0
+	MOVOU X0, (R13)
+	ADDQ  $16, CX
+	ADDQ  $16, R13
+	SUBQ  $16, R15
+	CMPQ  R15, $16
+	JGT   lit16
+	MOVOU -16(CX)(R15*1), X0
+	MOVOU X0, -16(R13)(R15*1)
+
+offset:
+	MOVW R14, (DI)(R11*1)
+	ADDQ $2, R11
+	CMPQ R8, $15
+	JLT  longdone
+	LEAQ -15(R8), R13
+
+matchlen:
+	CMPQ R13, $255
+	JLT  matchlenlast
+	MOVB $255, (DI)(R11*1)
+	INCQ R11
+	SUBQ $255, R13
+	JMP  matchlen
+
+matchlenlast:
+	MOVB R13, (DI)(R11*1)
+	INCQ R11
+
+longdone:
+	MOVQ lim+40(FP), CX
+	JMP  matched
+
+exit:
+	MOVQ st+0(FP), R8
+	MOVQ AX, 0(R8)
+	MOVQ BX, 8(R8)
+	MOVQ R11, 40(R8)
+	MOVQ R12, 48(R8)
+	MOVQ lim+40(FP), CX
+	MOVQ 24(CX), R13
+	SUBQ R11, R13
+	ADDQ R12, R13
+	MOVQ R13, 56(R8)
+	RET

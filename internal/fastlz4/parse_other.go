@@ -1,0 +1,9 @@
+//go:build !amd64 || !gc || purego
+
+package fastlz4
+
+// haveLoopAsm is false: CompressBlock's Go loop takes every step.
+func haveLoopAsm() bool { return false }
+
+func encodeLoop(st *loopState, table *[1 << hashLog]uint16, cand *[64]uint16, dst, src []byte, lim *loopLimits) {
+}
