@@ -100,39 +100,19 @@ func BenchmarkEncodePagePair(b *testing.B) {
 			if err != nil {
 				b.Skip(err)
 			}
-			const turn = 64
 			encoders := map[string]func([]byte, *[PageSize]byte) int{}
 			for _, codec := range pageEncoders() {
 				encoders[codec.name] = codec.make()
 			}
 			dst := make([]byte, max(PageBound, lz4.CompressBlockBound(PageSize)))
-			run := func(codec string, pages []dataset.Page) time.Duration {
+			inTurns(b, len(pages), func(codec string, lo, hi int) time.Duration {
 				encode := encoders[codec]
 				start := time.Now()
-				for i := range pages {
-					encode(dst, &pages[i])
+				for i := range pages[lo:hi] {
+					encode(dst, &pages[lo+i])
 				}
 				return time.Since(start)
-			}
-			b.SetBytes(2 * turn * PageSize)
-			var fast, slow time.Duration
-			i := 0
-			for n := 0; n < b.N; n++ {
-				if i+turn > len(pages) {
-					i = 0
-				}
-				var f, p time.Duration
-				if n%2 == 0 {
-					f, p = run("fastlz4", pages[i:i+turn]), run("pierrec", pages[i:i+turn])
-				} else {
-					p, f = run("pierrec", pages[i:i+turn]), run("fastlz4", pages[i:i+turn])
-				}
-				fast, slow = fast+f, slow+p
-				i += turn
-			}
-			b.ReportMetric(float64(fast.Nanoseconds())/float64(b.N*turn), "fastlz4-ns/page")
-			b.ReportMetric(float64(slow.Nanoseconds())/float64(b.N*turn), "pierrec-ns/page")
-			b.ReportMetric(float64(slow)/float64(max(fast, 1)), "x-pierrec")
+			})
 		})
 	}
 }
@@ -265,10 +245,12 @@ func BenchmarkDecodePagePair(b *testing.B) {
 // decodePair is BenchmarkDecodePagePair on one set of pages: ours for
 // fastlz4, theirs for pierrec.
 func decodePair(b *testing.B, ours, theirs []payload) {
-	const turn = 64
 	var page [PageSize]byte
-	run := func(codec string, payloads []payload) time.Duration {
-		decode := pageDecoders[codec]
+	inTurns(b, len(ours), func(codec string, lo, hi int) time.Duration {
+		decode, payloads := pageDecoders[codec], ours[lo:hi]
+		if codec == "pierrec" {
+			payloads = theirs[lo:hi]
+		}
 		start := time.Now()
 		for _, p := range payloads {
 			if err := decode(&page, p); err != nil {
@@ -276,19 +258,27 @@ func decodePair(b *testing.B, ours, theirs []payload) {
 			}
 		}
 		return time.Since(start)
-	}
+	})
+}
+
+// inTurns runs fastlz4 and pierrec on the same turn of 64 of n pages in
+// each iteration, alternating which goes first, where run(codec, lo, hi)
+// times codec on pages lo to hi, and reports each codec's ns/page and
+// x-pierrec, pierrec's total time over fastlz4's.
+func inTurns(b *testing.B, n int, run func(codec string, lo, hi int) time.Duration) {
+	const turn = 64
 	b.SetBytes(2 * turn * PageSize)
 	var fast, slow time.Duration
 	i := 0
-	for n := 0; n < b.N; n++ {
-		if i+turn > len(ours) {
+	for it := 0; it < b.N; it++ {
+		if i+turn > n {
 			i = 0
 		}
 		var f, p time.Duration
-		if n%2 == 0 {
-			f, p = run("fastlz4", ours[i:i+turn]), run("pierrec", theirs[i:i+turn])
+		if it%2 == 0 {
+			f, p = run("fastlz4", i, i+turn), run("pierrec", i, i+turn)
 		} else {
-			p, f = run("pierrec", theirs[i:i+turn]), run("fastlz4", ours[i:i+turn])
+			p, f = run("pierrec", i, i+turn), run("fastlz4", i, i+turn)
 		}
 		fast, slow = fast+f, slow+p
 		i += turn

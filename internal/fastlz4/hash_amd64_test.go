@@ -46,16 +46,7 @@ func TestHashChunkAsmMatchesGo(t *testing.T) {
 func TestEncodeWithGoHashChunk(t *testing.T) {
 	useAsm, useLoopAsm = false, false
 	defer func() { useAsm, useLoopAsm = true, true }()
-	for _, name := range dataset.Names() {
-		pages, err := dataset.Load(name, testPages)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		for i := range pages {
-			encodeBoth(t, name, &pages[i])
-		}
-	}
-	TestCompressBlockMatchesReferenceRapid(t)
+	encodeAll(t)
 }
 
 // Checks PARSE-8, PAGE-5: with the assembly chunk hasher and scan but Go's
@@ -65,16 +56,7 @@ func TestEncodeWithGoHashChunk(t *testing.T) {
 func TestEncodeWithoutLoopAsm(t *testing.T) {
 	useLoopAsm = false
 	defer func() { useLoopAsm = true }()
-	for _, name := range dataset.Names() {
-		pages, err := dataset.Load(name, testPages)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		for i := range pages {
-			encodeBoth(t, name, &pages[i])
-		}
-	}
-	TestCompressBlockMatchesReferenceRapid(t)
+	encodeAll(t)
 }
 
 // Checks PARSE-2, PARSE-3, PARSE-5: the assembly scan stops at the same
@@ -104,4 +86,19 @@ func TestScanAsmMatchesGo(t *testing.T) {
 			t.Fatalf("p %d stop %d: asm stops at %d (candidate %d), Go at %d (%d); tables differ: %v", p, stop, gq, gc, wq, wc, tableAsm != tableGo)
 		}
 	})
+}
+
+// encodeAll checks that pages of every data set and random blocks give
+// the reference's bytes.
+func encodeAll(t *testing.T) {
+	for _, name := range dataset.Names() {
+		pages, err := dataset.Load(name, testPages)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for i := range pages {
+			encodeBoth(t, name, &pages[i])
+		}
+	}
+	TestCompressBlockMatchesReferenceRapid(t)
 }
