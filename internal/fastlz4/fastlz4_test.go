@@ -305,7 +305,9 @@ func TestEncodePageAllocs(t *testing.T) {
 	allocs := testing.AllocsPerRun(20, func() {
 		for i := range pages {
 			e.EncodePage(dst[:], &pages[i])
-			EncodePage(dst[:], &pages[i])
+			if !raceEnabled { // EncodePage's pool then drops encoders at random
+				EncodePage(dst[:], &pages[i])
+			}
 		}
 	})
 	if allocs != 0 {

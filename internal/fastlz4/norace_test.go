@@ -1,0 +1,5 @@
+//go:build !race
+
+package fastlz4
+
+const raceEnabled = false
