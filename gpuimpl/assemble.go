@@ -9,7 +9,7 @@ import (
 // assemble turns the kernel's meta words and the packed payloads of GPU-8
 // for pages into outputs (RT-8): the kind and the length come from the meta
 // word, a same-filled page's word and an LZ4 page's block from packed, in
-// page order, each PackedLen bytes after the one before, a raw page's
+// page order, each packedLen bytes after the one before, a raw page's
 // payload from the input page itself (GPU-1). With own, every payload is
 // copied, into one allocation per piece of pages, out of the buffers that
 // the next chunk overwrites; without it, outputs point into packed and
@@ -33,7 +33,7 @@ func assemble(out []Output, pages [][PageSize]byte, meta, packed []byte, own boo
 						ErrFault, i, word, kind, n)
 					break
 				}
-				starts[p+1] += PackedLen(kind, n)
+				starts[p+1] += packedLen(kind, n)
 			}
 		}
 	})
@@ -58,7 +58,7 @@ func assemble(out []Output, pages [][PageSize]byte, meta, packed []byte, own boo
 					continue
 				}
 				out[i] = Output{Kind: kind, Data: packed[at : at+n : at+n]}
-				at += PackedLen(kind, n)
+				at += packedLen(kind, n)
 			}
 			if own {
 				outs := out[first:last]

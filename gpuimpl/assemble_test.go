@@ -34,13 +34,13 @@ func fakeKernel(pages [][PageSize]byte) (meta, slots []byte) {
 }
 
 // packSlots is what GPU-8's kernels make of meta and slots: each page's
-// PackedLen bytes from the start of its slot, back to back in page order,
+// packedLen bytes from the start of its slot, back to back in page order,
 // and where each begins.
 func packSlots(meta, slots []byte) (packed []byte, offsets []uint32) {
 	for i := range len(meta) / 4 {
 		offsets = append(offsets, uint32(len(packed)))
 		kind, n := DecodeMeta(binary.LittleEndian.Uint32(meta[4*i:]))
-		packed = append(packed, slots[OutSlot*i:OutSlot*i+PackedLen(kind, n)]...)
+		packed = append(packed, slots[OutSlot*i:OutSlot*i+packedLen(kind, n)]...)
 	}
 	return packed, offsets
 }

@@ -28,20 +28,20 @@ func GatherPTX(sm int) string {
 	return m.String()
 }
 
-// PackedLen is the room a payload of length n of the given kind takes in
-// the packed buffer (GPU-8): nothing for a raw page, whose payload the host
-// takes from the input page, else n rounded up to 16 bytes, at most
-// OutSlot, so that a meta word the host will reject (RT-8) cannot move
-// anything outside its page's slot.
-func PackedLen(kind uint8, n int) int {
+// packedLen is GPU-8's PackedLen, the room a payload of length n of the
+// given kind takes in the packed buffer: nothing for a raw page, whose
+// payload the host takes from the input page, else n rounded up to 16
+// bytes, at most OutSlot, so that a meta word the host will reject (RT-8)
+// cannot move anything outside its page's slot.
+func packedLen(kind uint8, n int) int {
 	if kind == kindRaw {
 		return 0
 	}
 	return (min(n, OutSlot) + 15) &^ 15
 }
 
-// packedLen emits PackedLen of meta word w into dst.
-func packedLen(k *ptx.Kernel, dst, w ptx.Reg) {
+// emitPackedLen emits packedLen of meta word w into dst.
+func emitPackedLen(k *ptx.Kernel, dst, w ptx.Reg) {
 	kind, raw := k.NewReg32(), k.NewPred()
 	k.And(dst, w, ptx.Hex(1<<MetaKindShift-1))
 	k.MinU(dst, dst, ptx.Imm(OutSlot))
@@ -54,7 +54,7 @@ func packedLen(k *ptx.Kernel, dst, w ptx.Reg) {
 
 // buildOffsetsKernel emits lz4warp_offsets(meta, offsets, hostMeta, total,
 // npages) for one block of OffsetsThreads threads: offsets[i] is the sum
-// of PackedLen over the meta words before i, *total (a u32) the sum over
+// of packedLen over the meta words before i, *total (a u32) the sum over
 // all of them, and every meta word is copied to hostMeta. The block walks
 // the pages in tiles of 1,024: a scan in each warp by shuffles, a scan of
 // the 32 warp totals by warp 0 through shared memory, and a running carry.
@@ -112,7 +112,7 @@ func buildOffsetsKernel(m *ptx.Module) {
 	k.If(in).Ld(ptx.Global, "u32", w, ptx.At(at, 0))
 	k.Add(at, hostMeta, off)
 	k.If(in).St(ptx.Global, "u32", ptx.At(at, 0), w)
-	packedLen(k, size, w)
+	emitPackedLen(k, size, w)
 	k.Mov(x, size)
 	scan(x)
 	k.If(isLast).St(ptx.Shared, "u32", ptx.At(warpSum, 0), x)
@@ -147,7 +147,7 @@ func buildOffsetsKernel(m *ptx.Module) {
 
 // buildGatherKernel emits lz4warp_gather(slots, meta, offsets, packed,
 // npages): warp w of block b handles page 4b+w, and its lanes copy the
-// PackedLen bytes at the start of the page's slot to packed+offsets[page]
+// packedLen bytes at the start of the page's slot to packed+offsets[page]
 // in 16-byte chunks, lane l taking chunks l, l+32, ...
 func buildGatherKernel(m *ptx.Module) {
 	k := m.Entry(GatherName, "slots", "meta", "offsets", "packed", "npages")
@@ -181,7 +181,7 @@ func buildGatherKernel(m *ptx.Module) {
 	k.Ld(ptx.Global, "u32", word, ptx.At(meta, 0))
 	k.Ld(ptx.Global, "u32", at, ptx.At(offsets, 0))
 	k.Comment("16-byte chunks of the payload: PackedLen / 16")
-	packedLen(k, n, word)
+	emitPackedLen(k, n, word)
 	k.Shr(n, n, ptx.Imm(4))
 	k.Cvt64(off, at)
 	k.Add(packed, packed, off)
