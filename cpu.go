@@ -36,25 +36,28 @@ func compressParallel(pages []Page) []CompressedPage {
 // encoders keeps fastlz4's hash tables (32 KiB each) from batch to batch.
 var encoders = sync.Pool{New: func() any { return new(fastlz4.Encoder) }}
 
-// compressRange encodes pages into one buffer per call, so that a batch
-// holds its compressed bytes in a few allocations rather than one per page.
-// Each page is encoded straight into the buffer's free tail.
+// compressRange encodes pages into a few buffers, so that a batch holds its
+// compressed bytes in a few allocations rather than one per page. Each page
+// is encoded straight into the current buffer's free tail; when fewer than
+// PageBound bytes are free, a new buffer follows, sized for half the pages
+// left but at most rangeBuffer bytes. Buffers are never grown: growing one
+// copied it, and for incompressible pages, which fill twice the first
+// estimate, a batch allocated four times its size.
 func compressRange(pages []Page, out []CompressedPage, encode func([]byte, *[PageSize]byte) (reference.Kind, int)) {
-	buf := make([]byte, 0, len(pages)*PageSize/2+reference.PageBound)
-	ends := make([]int, len(pages))
+	var buf []byte
 	for i := range pages {
-		buf = slices.Grow(buf, reference.PageBound)
+		if cap(buf)-len(buf) < reference.PageBound {
+			buf = make([]byte, 0, min(rangeBuffer, (len(pages)-i)*PageSize/2)+reference.PageBound)
+		}
 		kind, n := encode(buf[len(buf):len(buf)+reference.PageBound], &pages[i])
+		out[i] = CompressedPage{Kind: PageKind(kind), Data: buf[len(buf) : len(buf)+n : len(buf)+n]}
 		buf = buf[:len(buf)+n]
-		out[i].Kind = PageKind(kind)
-		ends[i] = len(buf)
-	}
-	start := 0
-	for i, end := range ends {
-		out[i].Data = buf[start:end:end]
-		start = end
 	}
 }
+
+// rangeBuffer bounds compressRange's buffers, so that the unused tail of a
+// range's last buffer stays small.
+const rangeBuffer = 1 << 20
 
 func decompressParallel(pages []CompressedPage, dst []Page) error {
 	var mu sync.Mutex
