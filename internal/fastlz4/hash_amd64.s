@@ -1,6 +1,7 @@
 //go:build amd64 && gc && !purego
 
 #include "textflag.h"
+#include "hash_amd64.h"
 
 // func hashGroupsAsm(table *[4096]uint16, cand *uint16, src *byte, base, groups int) uint64
 //
@@ -20,6 +21,7 @@ TEXT ·hashGroupsAsm(SB), NOSPLIT, $0-48
 	XORQ R15, R15
 
 loop:
+	// Position pos+0, as ENTER (hash_amd64.h) but with pos itself for the table.
 	MOVL    0(DX)(BX*1), AX
 	IMUL3L  $0x9e3779b1, AX, R8
 	SHRL    $20, R8
@@ -30,82 +32,13 @@ loop:
 	CMPL    AX, $1
 	RCRQ    $1, R15
 
-	MOVL    1(DX)(BX*1), AX
-	IMUL3L  $0x9e3779b1, AX, R8
-	SHRL    $20, R8
-	MOVWLZX (DI)(R8*2), R9
-	LEAQ    1(BX), R10
-	MOVW    R10, (DI)(R8*2)
-	MOVW    R9, 2(SI)
-	XORL    (DX)(R9*1), AX
-	CMPL    AX, $1
-	RCRQ    $1, R15
-
-	MOVL    2(DX)(BX*1), AX
-	IMUL3L  $0x9e3779b1, AX, R8
-	SHRL    $20, R8
-	MOVWLZX (DI)(R8*2), R9
-	LEAQ    2(BX), R10
-	MOVW    R10, (DI)(R8*2)
-	MOVW    R9, 4(SI)
-	XORL    (DX)(R9*1), AX
-	CMPL    AX, $1
-	RCRQ    $1, R15
-
-	MOVL    3(DX)(BX*1), AX
-	IMUL3L  $0x9e3779b1, AX, R8
-	SHRL    $20, R8
-	MOVWLZX (DI)(R8*2), R9
-	LEAQ    3(BX), R10
-	MOVW    R10, (DI)(R8*2)
-	MOVW    R9, 6(SI)
-	XORL    (DX)(R9*1), AX
-	CMPL    AX, $1
-	RCRQ    $1, R15
-
-	MOVL    4(DX)(BX*1), AX
-	IMUL3L  $0x9e3779b1, AX, R8
-	SHRL    $20, R8
-	MOVWLZX (DI)(R8*2), R9
-	LEAQ    4(BX), R10
-	MOVW    R10, (DI)(R8*2)
-	MOVW    R9, 8(SI)
-	XORL    (DX)(R9*1), AX
-	CMPL    AX, $1
-	RCRQ    $1, R15
-
-	MOVL    5(DX)(BX*1), AX
-	IMUL3L  $0x9e3779b1, AX, R8
-	SHRL    $20, R8
-	MOVWLZX (DI)(R8*2), R9
-	LEAQ    5(BX), R10
-	MOVW    R10, (DI)(R8*2)
-	MOVW    R9, 10(SI)
-	XORL    (DX)(R9*1), AX
-	CMPL    AX, $1
-	RCRQ    $1, R15
-
-	MOVL    6(DX)(BX*1), AX
-	IMUL3L  $0x9e3779b1, AX, R8
-	SHRL    $20, R8
-	MOVWLZX (DI)(R8*2), R9
-	LEAQ    6(BX), R10
-	MOVW    R10, (DI)(R8*2)
-	MOVW    R9, 12(SI)
-	XORL    (DX)(R9*1), AX
-	CMPL    AX, $1
-	RCRQ    $1, R15
-
-	MOVL    7(DX)(BX*1), AX
-	IMUL3L  $0x9e3779b1, AX, R8
-	SHRL    $20, R8
-	MOVWLZX (DI)(R8*2), R9
-	LEAQ    7(BX), R10
-	MOVW    R10, (DI)(R8*2)
-	MOVW    R9, 14(SI)
-	XORL    (DX)(R9*1), AX
-	CMPL    AX, $1
-	RCRQ    $1, R15
+	ENTER(1, DX, DI, BX, R10, 2(SI))
+	ENTER(2, DX, DI, BX, R10, 4(SI))
+	ENTER(3, DX, DI, BX, R10, 6(SI))
+	ENTER(4, DX, DI, BX, R10, 8(SI))
+	ENTER(5, DX, DI, BX, R10, 10(SI))
+	ENTER(6, DX, DI, BX, R10, 12(SI))
+	ENTER(7, DX, DI, BX, R10, 14(SI))
 
 	ADDQ $8, BX
 	ADDQ $16, SI

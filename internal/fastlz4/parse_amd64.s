@@ -1,6 +1,7 @@
 //go:build amd64 && gc && !purego
 
 #include "textflag.h"
+#include "hash_amd64.h"
 
 // func encodeLoopAsm(st *loopState, table *[4096]uint16, cand *[64]uint16, dst, src *byte, lim *loopLimits)
 //
@@ -145,6 +146,7 @@ refill:
 	XORQ    DX, DX
 
 hash8:
+	// Position pos+0, as ENTER (hash_amd64.h) but with pos itself for the table.
 	MOVL    0(SI)(BX*1), AX
 	IMUL3L  $0x9e3779b1, AX, R8
 	SHRL    $20, R8
@@ -155,82 +157,13 @@ hash8:
 	CMPL    AX, $1
 	RCRQ    $1, R15
 
-	MOVL    1(SI)(BX*1), AX
-	IMUL3L  $0x9e3779b1, AX, R8
-	SHRL    $20, R8
-	MOVWLZX (R14)(R8*2), R9
-	LEAQ    1(BX), CX
-	MOVW    CX, (R14)(R8*2)
-	MOVW    R9, 2(R10)(DX*1)
-	XORL    (SI)(R9*1), AX
-	CMPL    AX, $1
-	RCRQ    $1, R15
-
-	MOVL    2(SI)(BX*1), AX
-	IMUL3L  $0x9e3779b1, AX, R8
-	SHRL    $20, R8
-	MOVWLZX (R14)(R8*2), R9
-	LEAQ    2(BX), CX
-	MOVW    CX, (R14)(R8*2)
-	MOVW    R9, 4(R10)(DX*1)
-	XORL    (SI)(R9*1), AX
-	CMPL    AX, $1
-	RCRQ    $1, R15
-
-	MOVL    3(SI)(BX*1), AX
-	IMUL3L  $0x9e3779b1, AX, R8
-	SHRL    $20, R8
-	MOVWLZX (R14)(R8*2), R9
-	LEAQ    3(BX), CX
-	MOVW    CX, (R14)(R8*2)
-	MOVW    R9, 6(R10)(DX*1)
-	XORL    (SI)(R9*1), AX
-	CMPL    AX, $1
-	RCRQ    $1, R15
-
-	MOVL    4(SI)(BX*1), AX
-	IMUL3L  $0x9e3779b1, AX, R8
-	SHRL    $20, R8
-	MOVWLZX (R14)(R8*2), R9
-	LEAQ    4(BX), CX
-	MOVW    CX, (R14)(R8*2)
-	MOVW    R9, 8(R10)(DX*1)
-	XORL    (SI)(R9*1), AX
-	CMPL    AX, $1
-	RCRQ    $1, R15
-
-	MOVL    5(SI)(BX*1), AX
-	IMUL3L  $0x9e3779b1, AX, R8
-	SHRL    $20, R8
-	MOVWLZX (R14)(R8*2), R9
-	LEAQ    5(BX), CX
-	MOVW    CX, (R14)(R8*2)
-	MOVW    R9, 10(R10)(DX*1)
-	XORL    (SI)(R9*1), AX
-	CMPL    AX, $1
-	RCRQ    $1, R15
-
-	MOVL    6(SI)(BX*1), AX
-	IMUL3L  $0x9e3779b1, AX, R8
-	SHRL    $20, R8
-	MOVWLZX (R14)(R8*2), R9
-	LEAQ    6(BX), CX
-	MOVW    CX, (R14)(R8*2)
-	MOVW    R9, 12(R10)(DX*1)
-	XORL    (SI)(R9*1), AX
-	CMPL    AX, $1
-	RCRQ    $1, R15
-
-	MOVL    7(SI)(BX*1), AX
-	IMUL3L  $0x9e3779b1, AX, R8
-	SHRL    $20, R8
-	MOVWLZX (R14)(R8*2), R9
-	LEAQ    7(BX), CX
-	MOVW    CX, (R14)(R8*2)
-	MOVW    R9, 14(R10)(DX*1)
-	XORL    (SI)(R9*1), AX
-	CMPL    AX, $1
-	RCRQ    $1, R15
+	ENTER(1, SI, R14, BX, CX, 2(R10)(DX*1))
+	ENTER(2, SI, R14, BX, CX, 4(R10)(DX*1))
+	ENTER(3, SI, R14, BX, CX, 6(R10)(DX*1))
+	ENTER(4, SI, R14, BX, CX, 8(R10)(DX*1))
+	ENTER(5, SI, R14, BX, CX, 10(R10)(DX*1))
+	ENTER(6, SI, R14, BX, CX, 12(R10)(DX*1))
+	ENTER(7, SI, R14, BX, CX, 14(R10)(DX*1))
 
 	ADDQ    $8, BX
 	ADDQ    $16, DX
