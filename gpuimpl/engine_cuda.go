@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"slices"
 	"sync"
 	"time"
 
@@ -166,15 +165,20 @@ type Engine struct {
 	dev    *deviceState
 	gen    int     // the generation the slots were allocated in
 	slots  []*slot // nil until allocated, and after a fault
+	in     *cudart.Stream
 	tail   *cudart.Stream
+	stages []stageEvents // 2 per slot: chunk k uses stages[k mod len]
 	begin  *cudart.Event
 	end    *cudart.Event
 	inject Fault
 	closed bool
+	// onChunk, when set, gets each finished chunk's first page, length and
+	// its stage events' times from the batch's start.
+	onChunk func(lo, n int, at stageTimes)
 }
 
-// slot is one ring slot: pinned host buffers, device buffers, a stream and
-// the events that delimit its stages.
+// slot is one ring slot: pinned host buffers, device buffers and the
+// stream of its kernels and D2H copies.
 type slot struct {
 	stream  *cudart.Stream
 	src     *cudart.HostBuffer // BatchPages pages
@@ -186,14 +190,26 @@ type slot struct {
 	dDst    cudart.DevicePtr // BatchPages output slots
 	dOffset cudart.DevicePtr // BatchPages packed offsets
 	dPacked cudart.DevicePtr // the packed payloads
-	ev      [4]*cudart.Event // before H2D, before the kernel, after it, after D2H
-	counted *cudart.Event    // after the offsets kernel: total is known
-	busy    bool
-	chunk
 }
 
-// chunk is the part of a batch a slot has in flight: pages[lo:lo+n], the
-// pinned host memory it is copied from and its meta words and packed
+// The events of a chunk's stages, in the order the device reaches them.
+const (
+	evLoad    = iota // before the H2D copy, in the engine's copy-in stream
+	evLoaded         // after it
+	evLaunch         // before the page kernel, in the slot's stream
+	evKernel         // after it
+	evCounted        // after the offsets kernel: the packed size is known
+	evCopied         // after the D2H copy
+	numStageEvents
+)
+
+type (
+	stageEvents [numStageEvents]*cudart.Event
+	stageTimes  [numStageEvents]time.Duration
+)
+
+// chunk is a part of a batch on its way through a slot: pages[lo:lo+n],
+// the pinned host memory it is copied from and its meta words and packed
 // payloads come back into (the slot's own buffers, or the caller's
 // HostPages), with the device address of hMeta, and the size of the packed
 // payloads once the offsets kernel has run.
@@ -202,6 +218,8 @@ type chunk struct {
 	hSrc, hMeta, hDst []byte
 	hMetaDev          uint64
 	packed            int
+	slot              *slot
+	ev                stageEvents
 }
 
 // ErrClosed reports the use of a closed Engine.
@@ -257,8 +275,19 @@ func (e *Engine) allocate() error {
 		nslots = 1 // in order: one slot at a time
 	}
 	var err error
+	if e.in, err = ctx.NewStream(); err != nil {
+		return err
+	}
 	if e.tail, err = ctx.NewStream(); err != nil {
 		return err
+	}
+	e.stages = make([]stageEvents, 2*nslots)
+	for i := range e.stages {
+		for j := range e.stages[i] {
+			if e.stages[i][j], err = ctx.NewEvent(); err != nil {
+				return err
+			}
+		}
 	}
 	if e.begin, err = ctx.NewEvent(); err != nil {
 		return err
@@ -300,14 +329,6 @@ func (e *Engine) allocate() error {
 		if s.dPacked, err = ctx.Alloc(b * OutSlot); err != nil {
 			return err
 		}
-		if s.counted, err = ctx.NewEvent(); err != nil {
-			return err
-		}
-		for i := range s.ev {
-			if s.ev[i], err = ctx.NewEvent(); err != nil {
-				return err
-			}
-		}
 	}
 	return nil
 }
@@ -324,18 +345,21 @@ func (e *Engine) release() {
 			for _, p := range []cudart.DevicePtr{s.dSrc, s.dMeta, s.dDst, s.dOffset, s.dPacked} {
 				ctx.Free(p)
 			}
-			for _, ev := range append(s.ev[:], s.counted) {
-				ev.Destroy()
-			}
 			s.stream.Destroy()
 		}
 	}
 	if ctx != nil && e.gen == e.dev.gen {
+		for _, st := range e.stages {
+			for _, ev := range st {
+				ev.Destroy()
+			}
+		}
 		e.begin.Destroy()
 		e.end.Destroy()
+		e.in.Destroy()
 		e.tail.Destroy()
 	}
-	e.slots, e.tail, e.begin, e.end = nil, nil, nil, nil
+	e.slots, e.stages, e.in, e.tail, e.begin, e.end = nil, nil, nil, nil, nil, nil
 }
 
 // InjectFault makes the next Compress call provoke f (RT-9).
@@ -423,11 +447,16 @@ func (e *Engine) prepare() error {
 	return e.allocate()
 }
 
-// run streams the batch through the ring (RT-6, RT-7). With AsyncDMA each
-// slot has its own stream: while slot k's kernel runs, slot k+1's pages
-// are staged and copied in and slot k-1's results copied out. Without it,
-// one slot runs its stages in order and the host waits for each chunk.
-// With host, pages are host.Pages and nothing is staged (RT-13).
+// run streams the batch through the ring (RT-6, RT-7). Chunk k goes
+// through slot k mod slots. Its H2D copy runs in the engine's copy-in
+// stream as soon as the slot's previous chunk's kernel is done with the
+// slot's input; its kernels run in the slot's stream after the previous
+// chunk's D2H copy. So the H2D copies, which bound the pipeline, follow one
+// another without waiting for the host or for a slot's whole round. The
+// host never blocks on the device: it polls the chunks' events and takes
+// each chunk's next step as soon as it may. With host, pages are
+// host.Pages and nothing is staged (RT-13). Without AsyncDMA, one slot
+// runs each chunk's stages in order, the next chunk after it.
 func (e *Engine) run(pages [][PageSize]byte, host *HostPages, out []Output) (Timings, error) {
 	var t Timings
 	fault := e.inject
@@ -438,117 +467,66 @@ func (e *Engine) run(pages [][PageSize]byte, host *HostPages, out []Output) (Tim
 		}
 		return t, errors.New("gpuimpl: an allocation of 1 PiB succeeded")
 	}
-	// A chunk's D2H copy is issued once the host knows its size, lag
-	// chunks later, so that the wait for that size never holds up the
-	// next H2D copy (RT-6).
-	lag := min(2, len(e.slots)-1)
-	var waiting []*slot
-	chunks := 0
-	for lo := 0; lo < len(pages); chunks++ {
-		c := chunks
-		s := e.slots[c%len(e.slots)]
-		var prev chunk // the slot's previous chunk, assembled after this one is issued
-		if s.busy {
-			if err := e.wait(s, &t); err != nil {
+	nslots := len(e.slots)
+	// The batch's chunks so far; those below launched have their kernels
+	// queued, below copied their D2H copy, below finished their outputs.
+	var chunks []*chunk
+	launched, copied, finished := 0, 0, 0
+	lo, ended := 0, false
+	for !ended || finished < copied {
+		progress := false
+		if copied < launched {
+			c := chunks[copied]
+			done, err := c.ev[evCounted].Done()
+			if err != nil {
 				return t, err
 			}
-			prev = s.chunk
-			if host == nil {
-				// The staging buffers are about to be overwritten.
-				if err := e.assemble(prev, pages, host, out, &t); err != nil {
+			if done {
+				if err := e.copyOut(c); err != nil {
 					return t, err
 				}
-				prev.n = 0
+				copied, progress = copied+1, true
 			}
 		}
-		n := chunkPages(len(pages)-lo, e.opts.BatchPages, len(e.slots), e.opts.AsyncDMA)
-		s.chunk = chunk{lo: lo, n: n}
-		if host != nil {
-			s.hSrc = pageBytes(pages[lo : lo+n])
-			s.hMeta, s.hDst = host.meta[4*lo:4*(lo+n)], host.slots[OutSlot*lo:OutSlot*(lo+n)]
-			s.hMetaDev = host.dev + offset(host.mem, s.hMeta)
-		} else {
-			s.hSrc, s.hMeta, s.hDst = s.src.Bytes[:n*PageSize], s.meta.Bytes[:4*n], s.dst.Bytes[:OutSlot*n]
-			s.hMetaDev = uint64(s.meta.Device)
-			staged := time.Now()
-			parallelCopy(s.hSrc, pageBytes(pages[lo:lo+n]))
-			t.Stage += time.Since(staged)
-		}
-		if c == 0 {
-			if err := e.begin.Record(s.stream); err != nil {
+		if finished < copied {
+			c := chunks[finished]
+			done, err := c.ev[evCopied].Done()
+			if err != nil {
 				return t, err
 			}
-		}
-		if err := e.issue(s, fault); err != nil {
-			return t, err
-		}
-		fault = NoFault
-		waiting = append(waiting, s)
-		for len(waiting) > lag {
-			if err := e.copyOut(waiting[0]); err != nil {
-				return t, err
-			}
-			waiting = waiting[1:]
-		}
-		// With HostPages every chunk has its own host memory: the
-		// previous chunk is assembled while the device works on this one,
-		// rather than holding up its copy.
-		if prev.n > 0 {
-			if err := e.assemble(prev, pages, host, out, &t); err != nil {
-				return t, err
+			if done {
+				if err := e.finish(c, pages, host, out, &t); err != nil {
+					return t, err
+				}
+				finished, progress = finished+1, true
 			}
 		}
-		if !e.opts.AsyncDMA {
-			if err := e.finish(s, pages, host, out, &t); err != nil {
+		// A chunk's kernels follow the D2H copy of the slot's previous
+		// chunk, and, where that chunk's outputs are in the slot's host
+		// buffers, their assembly.
+		if k := launched; k < len(chunks) && (k < nslots || copied > k-nslots && (host != nil || finished > k-nslots)) {
+			if err := e.launch(chunks[k], fault); err != nil {
 				return t, err
 			}
+			fault = NoFault
+			launched, progress = launched+1, true
 		}
-		lo += n
-	}
-	// The chunks in flight: copied out once counted and assembled once
-	// back, each as soon as it is ready, so that the host's work on one
-	// overlaps the device's on the next rather than following it all.
-	var copying []*slot
-	for i := range e.slots {
-		s := e.slots[(chunks+i)%len(e.slots)] // issue order
-		if s.busy && !slices.Contains(waiting, s) {
-			copying = append(copying, s)
+		if k := len(chunks); lo < len(pages) && e.mayLoad(chunks, k, launched, finished, host == nil) {
+			n := chunkPages(len(pages)-lo, e.opts.BatchPages, nslots, e.opts.AsyncDMA)
+			c := &chunk{lo: lo, n: n, slot: e.slots[k%nslots], ev: e.stages[k%len(e.stages)]}
+			if err := e.load(c, pages, host, chunks, k, &t); err != nil {
+				return t, err
+			}
+			chunks = append(chunks, c)
+			lo, progress = lo+n, true
 		}
-	}
-	ended := false
-	for !ended || len(copying) > 0 {
-		if len(waiting) == 0 && !ended {
-			if err := e.recordEnd(copying); err != nil {
+		if lo == len(pages) && copied == len(chunks) && !ended {
+			if err := e.recordEnd(chunks[finished:]); err != nil {
 				return t, err
 			}
 			ended = true
 		}
-		ready := false
-		if len(waiting) > 0 {
-			done, err := waiting[0].counted.Done()
-			if err != nil {
-				return t, err
-			}
-			if done {
-				if err := e.copyOut(waiting[0]); err != nil {
-					return t, err
-				}
-				copying, waiting, ready = append(copying, waiting[0]), waiting[1:], true
-			}
-		}
-		if len(copying) > 0 {
-			done, err := copying[0].ev[3].Done()
-			if err != nil {
-				return t, err
-			}
-			if done {
-				if err := e.finish(copying[0], pages, host, out, &t); err != nil {
-					return t, err
-				}
-				copying, ready = copying[1:], true
-			}
-		}
-		if !ready {
+		if !progress {
 			runtime.Gosched()
 		}
 	}
@@ -560,22 +538,78 @@ func (e *Engine) run(pages [][PageSize]byte, host *HostPages, out []Output) (Tim
 	return t, err
 }
 
-// recordEnd records e.end after the D2H stages of the slots still copying.
-func (e *Engine) recordEnd(copying []*slot) error {
-	for _, s := range copying {
-		if err := e.tail.Wait(s.ev[3]); err != nil {
+// mayLoad reports whether chunk k may be loaded: after the slot's previous
+// chunk's kernel is queued (the H2D copy waits for it on the device), once
+// the chunk that last used its events is finished, with staging once the
+// slot's previous H2D copy is done, and without AsyncDMA once the previous
+// chunk is finished.
+func (e *Engine) mayLoad(chunks []*chunk, k, launched, finished int, staged bool) bool {
+	nslots := len(e.slots)
+	switch {
+	case !e.opts.AsyncDMA:
+		return finished == k
+	case k >= nslots && launched <= k-nslots, k >= len(e.stages) && finished <= k-len(e.stages):
+		return false
+	case staged && k >= nslots && finished <= k-nslots:
+		done, err := chunks[k-nslots].ev[evLoaded].Done()
+		return done || err != nil // an error shows at the next poll of that chunk
+	}
+	return true
+}
+
+// load stages chunk c (the batch's k-th) and queues its H2D copy in the
+// copy-in stream, after the kernel of the slot's previous chunk.
+func (e *Engine) load(c *chunk, pages [][PageSize]byte, host *HostPages, chunks []*chunk, k int, t *Timings) error {
+	s := c.slot
+	lo, n := c.lo, c.n
+	if host != nil {
+		c.hSrc = pageBytes(pages[lo : lo+n])
+		c.hMeta, c.hDst = host.meta[4*lo:4*(lo+n)], host.slots[OutSlot*lo:OutSlot*(lo+n)]
+		c.hMetaDev = host.dev + offset(host.mem, c.hMeta)
+	} else {
+		c.hSrc, c.hMeta, c.hDst = s.src.Bytes[:n*PageSize], s.meta.Bytes[:4*n], s.dst.Bytes[:OutSlot*n]
+		c.hMetaDev = uint64(s.meta.Device)
+		staged := time.Now()
+		parallelCopy(c.hSrc, pageBytes(pages[lo:lo+n]))
+		t.Stage += time.Since(staged)
+	}
+	steps := []func() error{
+		func() error {
+			if k == 0 {
+				return e.begin.Record(e.in)
+			}
+			if k >= len(e.slots) {
+				return e.in.Wait(chunks[k-len(e.slots)].ev[evKernel])
+			}
+			return nil
+		},
+		func() error { return c.ev[evLoad].Record(e.in) },
+		func() error { return e.in.CopyHtoD(s.dSrc, c.hSrc) },
+		func() error { return c.ev[evLoaded].Record(e.in) },
+	}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// recordEnd records e.end after the D2H copies of the chunks not finished.
+func (e *Engine) recordEnd(chunks []*chunk) error {
+	for _, c := range chunks {
+		if err := e.tail.Wait(c.ev[evCopied]); err != nil {
 			return err
 		}
 	}
 	return e.end.Record(e.tail)
 }
 
-// issue queues one chunk's H2D copy, page kernel and the D2H kernels of
-// GPU-8 in its slot's stream, with events between the stages; copyOut
-// queues the rest.
-func (e *Engine) issue(s *slot, fault Fault) error {
+// launch queues, in the slot's stream after the chunk's H2D copy, the page
+// kernel and the D2H kernels of GPU-8; copyOut queues the rest.
+func (e *Engine) launch(c *chunk, fault Fault) error {
+	s := c.slot
 	st := s.stream
-	s.busy = true
 	meta := uint64(s.dMeta)
 	if fault == FaultIllegalAddress {
 		meta = 1 << 46 // no allocation is there
@@ -584,11 +618,10 @@ func (e *Engine) issue(s *slot, fault Fault) error {
 	if fault == FaultInvalidLaunch {
 		block.X = 2048 // above every device's limit of 1,024
 	}
-	grid := cudart.Dim{X: Blocks(s.n)}
+	grid := cudart.Dim{X: Blocks(c.n)}
 	steps := []func() error{
-		func() error { return s.ev[0].Record(st) },
-		func() error { return st.CopyHtoD(s.dSrc, s.hSrc) },
-		func() error { return s.ev[1].Record(st) },
+		func() error { return st.Wait(c.ev[evLoaded]) },
+		func() error { return c.ev[evLaunch].Record(st) },
 		func() error {
 			if fault == FaultLaunchFailure {
 				trap, err := e.trapKernel()
@@ -597,17 +630,17 @@ func (e *Engine) issue(s *slot, fault Fault) error {
 				}
 				return st.Launch(trap, cudart.Dim{X: 1}, cudart.Dim{X: 32}, 0)
 			}
-			return st.Launch(e.dev.fn, grid, block, 0, uint64(s.dSrc), uint64(s.dDst), meta, uint64(s.n))
+			return st.Launch(e.dev.fn, grid, block, 0, uint64(s.dSrc), uint64(s.dDst), meta, uint64(c.n))
 		},
-		func() error { return s.ev[2].Record(st) },
+		func() error { return c.ev[evKernel].Record(st) },
 		func() error {
 			return st.Launch(e.dev.offsets, cudart.Dim{X: 1}, cudart.Dim{X: OffsetsThreads}, 0,
-				uint64(s.dMeta), uint64(s.dOffset), s.hMetaDev, uint64(s.total.Device), uint64(s.n))
+				uint64(s.dMeta), uint64(s.dOffset), c.hMetaDev, uint64(s.total.Device), uint64(c.n))
 		},
-		func() error { return s.counted.Record(st) },
+		func() error { return c.ev[evCounted].Record(st) },
 		func() error {
 			return st.Launch(e.dev.gather, grid, cudart.Dim{X: ThreadsPerBlock}, 0,
-				uint64(s.dDst), uint64(s.dMeta), uint64(s.dOffset), uint64(s.dPacked), uint64(s.n))
+				uint64(s.dDst), uint64(s.dMeta), uint64(s.dOffset), uint64(s.dPacked), uint64(c.n))
 		},
 	}
 	for _, step := range steps {
@@ -618,50 +651,44 @@ func (e *Engine) issue(s *slot, fault Fault) error {
 	return nil
 }
 
-// copyOut waits until the offsets kernel has counted a slot's packed
-// payloads and queues the copy of exactly those bytes to the host.
-func (e *Engine) copyOut(s *slot) error {
-	if err := s.counted.Synchronize(); err != nil {
-		return err
-	}
-	s.packed = int(binary.LittleEndian.Uint32(s.total.Bytes))
-	if s.packed > len(s.hDst) {
+// copyOut reads the packed size of a chunk whose offsets kernel has
+// counted it and queues the copy of exactly those bytes to the host.
+func (e *Engine) copyOut(c *chunk) error {
+	s := c.slot
+	c.packed = int(binary.LittleEndian.Uint32(s.total.Bytes))
+	if c.packed > len(c.hDst) {
 		return fmt.Errorf("%w: the packed payloads of %d pages take %d bytes, more than their %d-byte slots",
-			ErrFault, s.n, s.packed, len(s.hDst))
+			ErrFault, c.n, c.packed, len(c.hDst))
 	}
-	if err := s.stream.CopyDtoH(s.hDst[:s.packed], s.dPacked); err != nil {
+	if err := s.stream.CopyDtoH(c.hDst[:c.packed], s.dPacked); err != nil {
 		return err
 	}
-	return s.ev[3].Record(s.stream)
+	return c.ev[evCopied].Record(s.stream)
 }
 
-// finish waits for a slot's chunk and assembles its pages' outputs.
-func (e *Engine) finish(s *slot, pages [][PageSize]byte, host *HostPages, out []Output, t *Timings) error {
-	if err := e.wait(s, t); err != nil {
-		return err
-	}
-	return e.assemble(s.chunk, pages, host, out, t)
-}
-
-// wait waits for a slot's chunk and adds its stage times.
-func (e *Engine) wait(s *slot, t *Timings) error {
-	if err := s.ev[3].Synchronize(); err != nil {
-		return err
-	}
-	s.busy = false
-	for i, dst := range []*time.Duration{&t.H2D, &t.Kernel, &t.D2H} {
-		d, err := s.ev[i].Elapsed(s.ev[i+1])
+// finish adds a copied chunk's stage times and assembles its pages'
+// outputs: copies of them, or views of host's memory (RT-8).
+func (e *Engine) finish(c *chunk, pages [][PageSize]byte, host *HostPages, out []Output, t *Timings) error {
+	for _, st := range []struct {
+		from, to int
+		sum      *time.Duration
+	}{{evLoad, evLoaded, &t.H2D}, {evLaunch, evKernel, &t.Kernel}, {evKernel, evCopied, &t.D2H}} {
+		d, err := c.ev[st.from].Elapsed(c.ev[st.to])
 		if err != nil {
 			return err
 		}
-		*dst += d
+		*st.sum += d
 	}
-	return nil
-}
-
-// assemble builds a finished chunk's outputs: copies of them, or views of
-// host's memory (RT-8).
-func (e *Engine) assemble(c chunk, pages [][PageSize]byte, host *HostPages, out []Output, t *Timings) error {
+	if e.onChunk != nil {
+		var at stageTimes
+		for i, ev := range c.ev {
+			var err error
+			if at[i], err = e.begin.Elapsed(ev); err != nil {
+				return err
+			}
+		}
+		e.onChunk(c.lo, c.n, at)
+	}
 	start := time.Now()
 	err := assemble(out[c.lo:c.lo+c.n], pages[c.lo:c.lo+c.n], c.hMeta, c.hDst[:c.packed], host == nil)
 	t.Assemble += time.Since(start)

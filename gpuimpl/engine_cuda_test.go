@@ -258,8 +258,7 @@ func TestEngineHostPages(t *testing.T) {
 	}
 }
 
-// Checks RT-6, GPU-8: at every ring depth (each chunk's D2H copy issued
-// 0, 1 or 2 chunks after it), in order and overlapped, through staging and
+// Checks RT-6, GPU-8: with 1 to 4 slots, in order and overlapped, through staging and
 // from HostPages, with chunks of BatchPages and of chunkPages' share, the
 // packed payloads give the reference's bytes, for chunks longer than the
 // offsets kernel's tile of 1,024 pages, for a last chunk of 77 pages and
@@ -277,8 +276,10 @@ func TestEnginePackedD2H(t *testing.T) {
 			opts = append(opts, Options{BatchPages: 1500, RingSlots: slots, AsyncDMA: async})
 		}
 	}
-	// chunkPages cuts the 4,577 pages into chunks of 2,048, not 8,192.
-	opts = append(opts, Options{BatchPages: 8192, RingSlots: 4, AsyncDMA: true})
+	// chunkPages cuts the 4,577 pages into chunks of 2,048, not 8,192; with
+	// 300-page chunks each slot and each set of stage events takes several.
+	opts = append(opts, Options{BatchPages: 8192, RingSlots: 4, AsyncDMA: true},
+		Options{BatchPages: 300, RingSlots: 3, AsyncDMA: true}, Options{BatchPages: 300, RingSlots: 2, AsyncDMA: false})
 	for _, o := range opts {
 		e := openEngine(t, o)
 		h, err := e.NewHostPages(len(pages))
