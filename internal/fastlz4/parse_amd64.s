@@ -15,13 +15,19 @@
 // exactly and reports ErrShortBuffer), or literals within 16 bytes of the
 // end of src.
 //
-// The verified set m has position base+k at bit k, so TZCNT finds the
-// first; TZCNT runs as BSF on CPUs without BMI1, which gives the same
-// result for the nonzero operands it gets here.
+// The verified set of the chunk, m, has position base+k at bit k, so
+// TZCNT finds the first; TZCNT runs as BSF on CPUs without BMI1, which
+// gives the same result for the nonzero operands it gets here. st.m keeps
+// it while the loop runs; the loop itself holds it shifted down to the
+// position rel, the cursor or the chunk's base if that is later, so that
+// taking a sequence is a chain of few steps: the first set bit j gives
+// p = rel+j and the candidate at cand[p-base], and once the match's
+// length is known the set moves down past its end, which becomes rel.
 //
-// Registers in the parse: AX m, BX base, R9 end, R10 cand, R11 out,
-// R12 anchor, R13 litLimit, R14 p then the offset, R15 c, SI src, DI dst;
-// CX, DX and R8 are scratch. litLimit is always dstLen - out + anchor.
+// Registers in the parse: AX the set from rel, BX base, R9 rel (then
+// end), R10 the address of cand[rel-base], R11 out, R12 anchor,
+// R13 litLimit, R14 p then the offset, R15 c, SI src, DI dst; CX, DX and
+// R8 are scratch. litLimit is always dstLen - out + anchor.
 TEXT ·encodeLoopAsm(SB), NOSPLIT, $0-48
 	MOVQ st+0(FP), R8
 	MOVQ 0(R8), AX
@@ -32,51 +38,41 @@ TEXT ·encodeLoopAsm(SB), NOSPLIT, $0-48
 	MOVQ cand+16(FP), R10
 	MOVQ dst+24(FP), DI
 	MOVQ src+32(FP), SI
+	MOVQ BX, R9              // m holds no position before the cursor
 
 sequence:
-	TESTQ AX, AX
-	JZ    refill
-	TZCNTQ AX, CX
-	LEAQ  (BX)(CX*1), R14    // p: the first verified position left
-	CMPQ  R14, R13
-	JGE   exit
+	TESTQ   AX, AX
+	JZ      refill
+	TZCNTQ  AX, CX           // j
+	LEAQ    (R9)(CX*1), R14  // p: the first verified position left
+	CMPQ    R14, R13
+	JGE     exitrel
 	MOVWLZX (R10)(CX*2), R15 // c
-	LEAQ  4(R14), R9
-	LEAQ  4(R15), DX
-	MOVQ  lim+40(FP), CX
-
-extend8:
-	LEAQ 8(R9), R8
-	CMPQ R8, 0(CX)           // matchLimit
-	JGT  extend1
-	MOVQ (SI)(R9*1), R8
-	XORQ (SI)(DX*1), R8
-	JNZ  extended8
-	ADDQ $8, R9
-	ADDQ $8, DX
-	JMP  extend8
-
-extend1:
-	CMPQ    R9, 0(CX)
-	JGE     extended
-	MOVBLZX (SI)(R9*1), R8
-	CMPB    R8, (SI)(DX*1)
-	JNE     extended
-	INCQ    R9
-	INCQ    DX
-	JMP     extend1
-
-extended8:
-	TZCNTQ R8, R8
-	SHRQ $3, R8
-	ADDQ R8, R9
+	MOVQ    lim+40(FP), DX
+	LEAQ    12(R14), R8
+	CMPQ    R8, 0(DX)        // matchLimit
+	JGT     slowext4
+	// The set from p+4 on: no match ends before.
+	SHRQ    CL, AX
+	SHRQ    $4, AX
+	LEAQ    8(R10)(CX*2), R10
+	// PARSE-4: the common match ends within the 8 bytes past the 4 that
+	// verified; then its length less 4 is the number of equal bytes.
+	MOVQ    4(SI)(R14*1), R8
+	XORQ    4(SI)(R15*1), R8
+	JZ      slowext12
+	TZCNTQ  R8, CX
+	SHRQ    $3, CX           // matchLen
+	SHRQ    CL, AX
+	LEAQ    (R10)(CX*2), R10
+	LEAQ    4(R14)(CX*1), R9 // end
+	MOVQ    CX, R8
 
 extended:
 	MOVQ R14, DX
 	SUBQ R12, DX             // litLen
-	LEAQ -4(R9), R8
-	SUBQ R14, R8             // matchLen
 	SUBQ R15, R14            // offset
+	MOVQ lim+40(FP), CX
 	CMPQ DX, $15
 	JGE  long
 	CMPQ R8, $15
@@ -84,7 +80,7 @@ extended:
 	CMPQ R11, 8(CX)          // outMax
 	JGT  long
 	CMPQ R12, 16(CX)         // anchorMax
-	JGT  exit
+	JGT  exitp
 
 	// The common sequence: token, literals (16 bytes moved: the bytes
 	// past them are overwritten next or lie past the block), offset.
@@ -112,18 +108,62 @@ matched:
 	MOVQ    st+0(FP), R8
 	MOVQ    DX, 24(R8)       // skipTo
 	MOVQ    R9, 32(R8)       // cursor
-	// m keeps the positions from end on.
-	MOVQ R9, CX
-	SUBQ BX, CX
-	CMPQ CX, $64
-	JGE  emptied
-	MOVQ $-1, R8
-	SHLQ CX, R8
-	ANDQ R8, AX
-	JMP  sequence
+	JMP     sequence
 
-emptied:
-	XORQ AX, AX
+slowext4:
+	// Fewer than 8 bytes before matchLimit: byte by byte from p+4.
+	LEAQ 4(R14), R9
+	LEAQ 4(R15), DX
+	MOVQ lim+40(FP), CX
+	JMP  extend8
+
+slowext12:
+	// The first 8 bytes past p+4 are equal: on from p+12.
+	LEAQ 12(R14), R9
+	LEAQ 12(R15), DX
+	MOVQ lim+40(FP), CX
+
+extend8:
+	LEAQ 8(R9), R8
+	CMPQ R8, 0(CX)           // matchLimit
+	JGT  extend1
+	MOVQ (SI)(R9*1), R8
+	XORQ (SI)(DX*1), R8
+	JNZ  extended8
+	ADDQ $8, R9
+	ADDQ $8, DX
+	JMP  extend8
+
+extend1:
+	CMPQ    R9, 0(CX)
+	JGE     slowdone
+	MOVBLZX (SI)(R9*1), R8
+	CMPB    R8, (SI)(DX*1)
+	JNE     slowdone
+	INCQ    R9
+	INCQ    DX
+	JMP     extend1
+
+extended8:
+	TZCNTQ R8, R8
+	SHRQ $3, R8
+	ADDQ R8, R9
+
+slowdone:
+	// The set from end on, taken again from st.m.
+	LEAQ  -4(R9), R8
+	SUBQ  R14, R8            // matchLen
+	MOVQ  R9, CX
+	SUBQ  BX, CX
+	XORL  AX, AX
+	CMPQ  CX, $64
+	JGE   extended
+	MOVQ  st+0(FP), AX
+	MOVQ  0(AX), AX
+	SHRQ  CL, AX
+	MOVQ  cand+16(FP), R10
+	LEAQ  (R10)(CX*2), R10
+	JMP   extended
 
 refill:
 	// The next chunk starts at max(next, skipTo); only whole chunks, and
@@ -142,6 +182,7 @@ refill:
 	// Hash the chunk, eight positions a round: the verified set builds
 	// up in R15, the candidates go to cand at DX.
 	MOVQ    table+8(FP), R14
+	MOVQ    cand+16(FP), R10
 	XORQ    R15, R15
 	XORQ    DX, DX
 
@@ -172,6 +213,7 @@ hash8:
 	SUBQ    $64, BX
 	MOVQ    R15, AX          // m
 	MOVQ    st+0(FP), R8
+	MOVQ    AX, 0(R8)        // m
 	MOVQ    BX, 8(R8)        // base
 	LEAQ    64(BX), CX
 	MOVQ    CX, 16(R8)       // next
@@ -179,23 +221,28 @@ hash8:
 	TESTQ   AX, AX
 	SETEQ   DX
 	MOVB    DX, 64(R8)       // sparse
-	// m keeps the positions from cursor on.
+	// m keeps the positions from cursor on: rel = max(cursor, base).
+	MOVQ    BX, R9
 	MOVQ    32(R8), CX
 	SUBQ    BX, CX
 	JLE     sequence
 	CMPQ    CX, $64
 	JGE     emptied
-	MOVQ    $-1, R8
-	SHLQ    CX, R8
-	ANDQ    R8, AX
+	SHRQ    CL, AX
+	ADDQ    CX, R9
+	LEAQ    (R10)(CX*2), R10
 	JMP     sequence
+
+emptied:
+	XORQ AX, AX
+	JMP  refill
 
 long:
 	// A literal or match length of 15 or more, or little room left: with
 	// out + 21 + litLen + litLen/128 + matchLen/128 at most dstLen, the
 	// sequence and a 16-byte move past its literals fit (PARSE-7).
 	CMPQ R12, 16(CX)         // anchorMax
-	JGT  exit
+	JGT  exitp
 	MOVQ DX, R15
 	SHRQ $7, R15
 	ADDQ DX, R15
@@ -204,7 +251,7 @@ long:
 	ADDQ R13, R15
 	LEAQ 21(R11)(R15*1), R15
 	CMPQ R15, 24(CX)         // dstLen
-	JGT  exit
+	JGT  exitp
 	// token
 	MOVQ    $15, R15
 	MOVQ    DX, CX
@@ -279,6 +326,23 @@ matchlenlast:
 longdone:
 	MOVQ lim+40(FP), CX
 	JMP  matched
+
+exitrel:
+	// A sequence not started: the set back to bits from base.
+	MOVQ R9, CX
+	SUBQ BX, CX
+	SHLQ CL, AX
+	JMP  exit
+
+exitp:
+	// A sequence not finished, at p = anchor + litLen: st.m from p on.
+	MOVQ st+0(FP), R8
+	MOVQ 0(R8), AX
+	LEAQ (R12)(DX*1), CX
+	SUBQ BX, CX
+	MOVQ $-1, R15
+	SHLQ CL, R15
+	ANDQ R15, AX
 
 exit:
 	MOVQ st+0(FP), R8
