@@ -49,19 +49,30 @@ sequence:
 	JGE     exitrel
 	MOVWLZX (R10)(CX*2), R15 // c
 	MOVQ    lim+40(FP), DX
-	LEAQ    12(R14), R8
+	LEAQ    20(R14), R8
 	CMPQ    R8, 0(DX)        // matchLimit
 	JGT     slowext4
 	// The set from p+4 on: no match ends before.
 	SHRQ    CL, AX
 	SHRQ    $4, AX
 	LEAQ    8(R10)(CX*2), R10
-	// PARSE-4: the common match ends within the 8 bytes past the 4 that
-	// verified; then its length less 4 is the number of equal bytes.
+	// PARSE-4: the common match ends within the 16 bytes past the 4 that
+	// verified; then its length less 4 is the number of equal bytes, the
+	// first differing bit of the two 8-byte differences over 8, without
+	// a branch on which of them has it.
 	MOVQ    4(SI)(R14*1), R8
 	XORQ    4(SI)(R15*1), R8
-	JZ      slowext12
-	TZCNTQ  R8, CX
+	MOVQ    12(SI)(R14*1), CX
+	XORQ    12(SI)(R15*1), CX
+	MOVQ    R8, DX
+	ORQ     CX, DX
+	JZ      slowext20
+	TZCNTQ  CX, CX
+	ADDQ    $64, CX
+	TZCNTQ  R8, DX
+	TESTQ   R8, R8
+	CMOVQEQ CX, DX
+	MOVQ    DX, CX
 	SHRQ    $3, CX           // matchLen
 	SHRQ    CL, AX
 	LEAQ    (R10)(CX*2), R10
@@ -111,16 +122,16 @@ matched:
 	JMP     sequence
 
 slowext4:
-	// Fewer than 8 bytes before matchLimit: byte by byte from p+4.
+	// Fewer than 16 bytes before matchLimit: on from p+4.
 	LEAQ 4(R14), R9
 	LEAQ 4(R15), DX
 	MOVQ lim+40(FP), CX
 	JMP  extend8
 
-slowext12:
-	// The first 8 bytes past p+4 are equal: on from p+12.
-	LEAQ 12(R14), R9
-	LEAQ 12(R15), DX
+slowext20:
+	// The first 16 bytes past p+4 are equal: on from p+20.
+	LEAQ 20(R14), R9
+	LEAQ 20(R15), DX
 	MOVQ lim+40(FP), CX
 
 extend8:
