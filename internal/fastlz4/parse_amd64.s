@@ -3,7 +3,7 @@
 #include "textflag.h"
 #include "hash_amd64.h"
 
-// func encodeLoopAsm(st *loopState, table *[4096]uint16, cand *[64]uint16, dst, src *byte, lim *loopLimits)
+// func encodeLoopAsm(st *loopState, table *[4096]uint16, cand *[128]uint16, dst, src *byte, lim *loopLimits)
 //
 // CompressBlock's loop (encode.go) for as long as it needs nothing that
 // only the Go loop does: it hashes whole chunks of 64 positions (as
@@ -15,34 +15,65 @@
 // exactly and reports ErrShortBuffer), or literals within 16 bytes of the
 // end of src.
 //
-// The verified set of the chunk, m, has position base+k at bit k, so
-// TZCNT finds the first; TZCNT runs as BSF on CPUs without BMI1, which
-// gives the same result for the nonzero operands it gets here. st.m keeps
-// it while the loop runs; the loop itself holds it shifted down to the
-// position rel, the cursor or the chunk's base if that is later, so that
-// taking a sequence is a chain of few steps: the first set bit j gives
-// p = rel+j and the candidate at cand[p-base], and once the match's
-// length is known the set moves down past its end, which becomes rel.
+// Taking a chunk's sequences is a chain of dependent steps, hashing one
+// is many independent ones: so while it takes the sequences of a chunk
+// (A, candidates in cand[half:]), the loop hashes the next (B, into the
+// other half), one round of eight positions before each sequence, and
+// the CPU overlaps the two. B starts at max(A's end, skipTo) as the next
+// chunk would; a later match that moves skipTo past B's start only means
+// that B entered positions that need not enter, which changes no
+// candidate of a position the parse takes (see CompressBlock). On exit a
+// B that was started is finished and handed to the Go loop as pending.
+//
+// The verified set of A, m, has position base+k at bit k, so TZCNT finds
+// the first; TZCNT runs as BSF on CPUs without BMI1, which gives the same
+// result for the nonzero operands it gets here. st.m keeps it while the
+// loop runs; the loop itself holds it shifted down to the position rel,
+// the cursor or the chunk's base if that is later, so that taking a
+// sequence is a chain of few steps: the first set bit j gives p = rel+j
+// and the candidate at cand[half+p-base], and once the match's length is
+// known the set moves down past its end, which becomes rel.
 //
 // Registers in the parse: AX the set from rel, BX base, R9 rel (then
-// end), R10 the address of cand[rel-base], R11 out, R12 anchor,
+// end), R10 the address of cand[half+rel-base], R11 out, R12 anchor,
 // R13 litLimit, R14 p then the offset, R15 c, SI src, DI dst; CX, DX and
 // R8 are scratch. litLimit is always dstLen - out + anchor.
-TEXT ·encodeLoopAsm(SB), NOSPLIT, $0-48
+//
+// The frame holds B's state: 24(SP) the next position to hash, 32(SP)
+// where its candidate goes, 40(SP) the verified set so far (complete
+// after eight rounds), 48(SP) the rounds left, 56(SP) whether B exists,
+// 64(SP) its base, 72(SP) whether the loop is exiting; and 0 to 23(SP)
+// the registers a round saves.
+TEXT ·encodeLoopAsm(SB), NOSPLIT, $80-48
 	MOVQ st+0(FP), R8
 	MOVQ 0(R8), AX
 	MOVQ 8(R8), BX
 	MOVQ 40(R8), R11
 	MOVQ 48(R8), R12
 	MOVQ 56(R8), R13
+	MOVQ 72(R8), CX          // half
 	MOVQ cand+16(FP), R10
+	LEAQ (R10)(CX*2), R10
 	MOVQ dst+24(FP), DI
 	MOVQ src+32(FP), SI
 	MOVQ BX, R9              // m holds no position before the cursor
+	MOVBQZX 96(R8), CX       // pending: B exists, hashed
+	MOVQ CX, 56(SP)
+	MOVQ $0, 48(SP)
+	MOVQ 80(R8), CX
+	MOVQ CX, 40(SP)
+	MOVQ 88(R8), CX
+	MOVQ CX, 64(SP)
+	MOVQ $0, 72(SP)
 
 sequence:
+	CMPQ    48(SP), $0
+	JEQ     parse
+	HASHROUND
+
+parse:
 	TESTQ   AX, AX
-	JZ      refill
+	JZ      switch
 	TZCNTQ  AX, CX           // j
 	LEAQ    (R9)(CX*1), R14  // p: the first verified position left
 	CMPQ    R14, R13
@@ -172,58 +203,39 @@ slowdone:
 	MOVQ  st+0(FP), AX
 	MOVQ  0(AX), AX
 	SHRQ  CL, AX
-	MOVQ  cand+16(FP), R10
-	LEAQ  (R10)(CX*2), R10
+	MOVQ  st+0(FP), R10
+	MOVQ  72(R10), R10       // half
+	ADDQ  CX, R10
+	SHLQ  $1, R10
+	ADDQ  cand+16(FP), R10
 	JMP   extended
 
-refill:
-	// The next chunk starts at max(next, skipTo); only whole chunks, and
-	// not after a sparse one.
+switch:
+	// A is done: finish B and take it, or hash a chunk if there is none.
+	CMPQ 56(SP), $0
+	JEQ  refill
+
+finish:
+	CMPQ 48(SP), $0
+	JEQ  finished
+	HASHROUND
+	JMP  finish
+
+finished:
+	CMPQ 72(SP), $0
+	JNE  exitpending
+	// As refill would: no chunk once max(next, skipTo) reaches litLimit.
 	MOVQ    st+0(FP), R8
-	MOVQ    16(R8), BX
-	CMPQ    BX, 24(R8)
-	CMOVQLT 24(R8), BX
-	CMPQ    BX, R13
+	MOVQ    16(R8), CX
+	CMPQ    CX, 24(R8)
+	CMOVQLT 24(R8), CX
+	CMPQ    CX, R13
 	JGE     exit
-	MOVQ    lim+40(FP), CX
-	CMPQ    BX, 40(CX)       // fullChunk
-	JGT     exit
-	CMPB    64(R8), $0       // sparse
-	JNE     exit
-	// Hash the chunk, eight positions a round: the verified set builds
-	// up in R15, the candidates go to cand at DX.
-	MOVQ    table+8(FP), R14
-	MOVQ    cand+16(FP), R10
-	XORQ    R15, R15
-	XORQ    DX, DX
-
-hash8:
-	// Position pos+0, as ENTER (hash_amd64.h) but with pos itself for the table.
-	MOVL    0(SI)(BX*1), AX
-	IMUL3L  $0x9e3779b1, AX, R8
-	SHRL    $20, R8
-	MOVWLZX (R14)(R8*2), R9
-	MOVW    BX, (R14)(R8*2)
-	MOVW    R9, 0(R10)(DX*1)
-	XORL    (SI)(R9*1), AX
-	CMPL    AX, $1
-	RCRQ    $1, R15
-
-	ENTER(1, SI, R14, BX, CX, 2(R10)(DX*1))
-	ENTER(2, SI, R14, BX, CX, 4(R10)(DX*1))
-	ENTER(3, SI, R14, BX, CX, 6(R10)(DX*1))
-	ENTER(4, SI, R14, BX, CX, 8(R10)(DX*1))
-	ENTER(5, SI, R14, BX, CX, 10(R10)(DX*1))
-	ENTER(6, SI, R14, BX, CX, 12(R10)(DX*1))
-	ENTER(7, SI, R14, BX, CX, 14(R10)(DX*1))
-
-	ADDQ    $8, BX
-	ADDQ    $16, DX
-	CMPQ    DX, $128
-	JNE     hash8
-	SUBQ    $64, BX
-	MOVQ    R15, AX          // m
-	MOVQ    st+0(FP), R8
+	// A = B.
+	MOVQ    64(SP), BX
+	MOVQ    40(SP), AX
+	MOVQ    $0, 56(SP)
+	XORQ    $64, 72(R8)      // half
 	MOVQ    AX, 0(R8)        // m
 	MOVQ    BX, 8(R8)        // base
 	LEAQ    64(BX), CX
@@ -232,7 +244,31 @@ hash8:
 	TESTQ   AX, AX
 	SETEQ   DX
 	MOVB    DX, 64(R8)       // sparse
+	JEQ     taken
+	// A new B at max(next, skipTo), if refill would hash a chunk there.
+	CMPQ    CX, 24(R8)
+	CMOVQLT 24(R8), CX
+	CMPQ    CX, R13
+	JGE     taken
+	MOVQ    lim+40(FP), DX
+	CMPQ    CX, 40(DX)       // fullChunk
+	JGT     taken
+	MOVQ    CX, 24(SP)
+	MOVQ    CX, 64(SP)
+	MOVQ    72(R8), CX
+	XORQ    $64, CX          // B's half
+	MOVQ    cand+16(FP), DX
+	LEAQ    (DX)(CX*2), DX
+	MOVQ    DX, 32(SP)
+	MOVQ    $0, 40(SP)
+	MOVQ    $4, 48(SP)
+	MOVQ    $1, 56(SP)
+
+taken:
 	// m keeps the positions from cursor on: rel = max(cursor, base).
+	MOVQ    72(R8), CX
+	MOVQ    cand+16(FP), R10
+	LEAQ    (R10)(CX*2), R10
 	MOVQ    BX, R9
 	MOVQ    32(R8), CX
 	SUBQ    BX, CX
@@ -246,7 +282,33 @@ hash8:
 
 emptied:
 	XORQ AX, AX
-	JMP  refill
+	JMP  sequence
+
+refill:
+	// The next chunk starts at max(next, skipTo); only whole chunks, and
+	// not after a sparse one. It is hashed as B, then taken.
+	MOVQ    st+0(FP), R8
+	MOVQ    16(R8), CX
+	CMPQ    CX, 24(R8)
+	CMOVQLT 24(R8), CX
+	CMPQ    CX, R13
+	JGE     exit
+	MOVQ    lim+40(FP), DX
+	CMPQ    CX, 40(DX)       // fullChunk
+	JGT     exit
+	CMPB    64(R8), $0       // sparse
+	JNE     exit
+	MOVQ    CX, 24(SP)
+	MOVQ    CX, 64(SP)
+	MOVQ    72(R8), CX
+	XORQ    $64, CX          // B's half
+	MOVQ    cand+16(FP), DX
+	LEAQ    (DX)(CX*2), DX
+	MOVQ    DX, 32(SP)
+	MOVQ    $0, 40(SP)
+	MOVQ    $4, 48(SP)
+	MOVQ    $1, 56(SP)
+	JMP     finish
 
 long:
 	// A literal or match length of 15 or more, or little room left: with
@@ -366,4 +428,20 @@ exit:
 	SUBQ R11, R13
 	ADDQ R12, R13
 	MOVQ R13, 56(R8)
+	MOVB $0, 96(R8)          // pending
+	CMPQ 56(SP), $0
+	JEQ  done
+	// B goes to the Go loop, hashed to its end.
+	MOVQ $1, 72(SP)
+	JMP  finish
+
+exitpending:
+	MOVQ st+0(FP), R8
+	MOVB $1, 96(R8)
+	MOVQ 40(SP), CX
+	MOVQ CX, 80(R8)          // bM
+	MOVQ 64(SP), CX
+	MOVQ CX, 88(R8)          // bBase
+
+done:
 	RET
