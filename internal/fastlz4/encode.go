@@ -97,10 +97,13 @@ func EncodePage(dst []byte, page *[PageSize]byte) (Kind, int) {
 func hash(u uint32) uint32 { return (u * hashPrime) >> (32 - hashLog) }
 
 // IsSameFilled reports whether every 8-byte word of page equals the first
-// (PAGE-3). Each word equals the first exactly when each equals the one
-// before it, that is when the page equals itself shifted by 8 bytes: one
-// vectorised comparison.
-func IsSameFilled(page *[PageSize]byte) bool {
+// (PAGE-3).
+func IsSameFilled(page *[PageSize]byte) bool { return sameFilled(page) }
+
+// sameFilledGo is IsSameFilled without assembly. Each word equals the
+// first exactly when each equals the one before it, that is when the page
+// equals itself shifted by 8 bytes: one vectorised comparison.
+func sameFilledGo(page *[PageSize]byte) bool {
 	return bytes.Equal(page[8:], page[:PageSize-8])
 }
 

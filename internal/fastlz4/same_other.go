@@ -1,0 +1,5 @@
+//go:build !amd64 || !gc || purego
+
+package fastlz4
+
+func sameFilled(page *[PageSize]byte) bool { return sameFilledGo(page) }
