@@ -52,7 +52,9 @@ loop:
 //
 // scan, four positions at a time while p+4 <= stop: the first position q
 // whose candidate c verifies, or q, the first position not visited, and
-// c = -1. The caller keeps the loads inside src, as for scan.
+// c = -1. The caller keeps the loads inside src, as for scan. One 8-byte
+// load gives the four words, each the low 32 bits after a shift by 8: a
+// shift in place of a load, which random data, all scan, runs faster.
 TEXT ·scanGroupsAsm(SB), NOSPLIT, $0-48
 	MOVQ table+0(FP), DI
 	MOVQ src+8(FP), DX
@@ -63,7 +65,7 @@ TEXT ·scanGroupsAsm(SB), NOSPLIT, $0-48
 	JGT  notfound
 
 scan:
-	MOVL    0(DX)(BX*1), AX
+	MOVQ    0(DX)(BX*1), AX
 	IMUL3L  $0x9e3779b1, AX, R8
 	SHRL    $20, R8
 	MOVWLZX (DI)(R8*2), R9
@@ -71,7 +73,7 @@ scan:
 	CMPL    AX, (DX)(R9*1)
 	JEQ     found0
 
-	MOVL    1(DX)(BX*1), AX
+	SHRQ    $8, AX
 	IMUL3L  $0x9e3779b1, AX, R8
 	SHRL    $20, R8
 	MOVWLZX (DI)(R8*2), R10
@@ -80,7 +82,7 @@ scan:
 	CMPL    AX, (DX)(R10*1)
 	JEQ     found1
 
-	MOVL    2(DX)(BX*1), AX
+	SHRQ    $8, AX
 	IMUL3L  $0x9e3779b1, AX, R8
 	SHRL    $20, R8
 	MOVWLZX (DI)(R8*2), R12
@@ -89,7 +91,7 @@ scan:
 	CMPL    AX, (DX)(R12*1)
 	JEQ     found2
 
-	MOVL    3(DX)(BX*1), AX
+	SHRQ    $8, AX
 	IMUL3L  $0x9e3779b1, AX, R8
 	SHRL    $20, R8
 	MOVWLZX (DI)(R8*2), R14
