@@ -138,7 +138,7 @@ func (e *Encoder) CompressBlock(dst, src []byte) (int, error) {
 	// litLimit: the final block holds at least those literals and a token.
 	litLimit := len(dst) - out + anchor
 	if n >= mfLimit {
-		clear(e.table[:])
+		clearTable(&e.table)
 		table, cand := &e.table, &e.cand
 		s := bytesPointer(src)
 		last := n - mfLimit            // last visited position (PARSE-2, PARSE-6)

@@ -14,7 +14,7 @@ import (
 // and the reference on pages that repeat a word, with one byte changed at
 // any place or none, and on pages of any bytes.
 func TestSameFilledAVX2MatchesGo(t *testing.T) {
-	if !useSameAVX2 {
+	if !useAVX2 {
 		t.Skip("no AVX2")
 	}
 	rapid.Check(t, func(t *rapid.T) {
@@ -35,4 +35,26 @@ func TestSameFilledAVX2MatchesGo(t *testing.T) {
 			t.Fatalf("AVX2 %v, Go %v, reference %v", got, want, reference.IsSameFilled(&page))
 		}
 	})
+}
+
+// Checks PARSE-2: the AVX2 clear leaves every entry of the table 0, the
+// state each block starts from, where no position has a candidate yet.
+func TestClearTableAVX2(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("no AVX2")
+	}
+	var e Encoder
+	for i := range e.table {
+		e.table[i] = uint16(i) | 1
+	}
+	e.cand[0] = 7
+	clearTableAVX2(&e.table)
+	for i, v := range e.table {
+		if v != 0 {
+			t.Fatalf("table[%d] = %d after the clear", i, v)
+		}
+	}
+	if e.cand[0] != 7 {
+		t.Fatal("the clear wrote past the table")
+	}
 }

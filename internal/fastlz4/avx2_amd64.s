@@ -37,6 +37,27 @@ differ:
 	MOVB $0, ret+8(FP)
 	RET
 
+// func clearTableAVX2(table *[4096]uint16)
+TEXT ·clearTableAVX2(SB), NOSPLIT, $0-8
+	MOVQ  table+0(FP), DI
+	VPXOR Y0, Y0, Y0
+	XORQ  CX, CX
+
+clear:
+	VMOVDQU Y0, 0(DI)(CX*1)
+	VMOVDQU Y0, 32(DI)(CX*1)
+	VMOVDQU Y0, 64(DI)(CX*1)
+	VMOVDQU Y0, 96(DI)(CX*1)
+	VMOVDQU Y0, 128(DI)(CX*1)
+	VMOVDQU Y0, 160(DI)(CX*1)
+	VMOVDQU Y0, 192(DI)(CX*1)
+	VMOVDQU Y0, 224(DI)(CX*1)
+	ADDQ    $256, CX
+	CMPQ    CX, $8192
+	JNE     clear
+	VZEROUPPER
+	RET
+
 // func hasAVX2() bool
 //
 // AVX2 (CPUID leaf 7), with AVX and OSXSAVE (leaf 1) and the SSE and AVX
