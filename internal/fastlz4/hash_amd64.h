@@ -1,6 +1,5 @@
 // ENTER enters position pos+k (k from 1 to 7) of the chunk being hashed,
-// as hashGroupsAsm and encodeLoopAsm do for each of eight positions a
-// round: u = the word at pos+k goes to AX, h = hash(u) (PARSE-1) to R8, the
+// as hashGroupsAsm does for each of eight positions a round: u = the word at pos+k goes to AX, h = hash(u) (PARSE-1) to R8, the
 // candidate c = table[h] to R9 and to the operand cand, the table takes
 // pos+k (through posk, PARSE-2), and u XOR the word at c, 0 exactly when c
 // verifies (PARSE-3), becomes the carry flag through CMPL $1, which RCRQ
@@ -32,14 +31,13 @@
 	CMPL    DX, $1; \
 	RCRQ    $1, R15
 
-// HASHROUND enters the next eight positions of B (encodeLoopAsm), whose
-// state is in the frame; it keeps AX, BX, R9 to R13, SI and DI.
+// HASHROUND enters the next sixteen positions of B (encodeLoopAsm), from
+// BX on, with the rest of B's state in the frame; it keeps AX, R9 to
+// R13, SI and DI.
 #define HASHROUND \
 	MOVQ R12, 0(SP); \
 	MOVQ R13, 8(SP); \
-	MOVQ BX, 16(SP); \
 	MOVQ table+8(FP), R13; \
-	MOVQ 24(SP), BX; \
 	MOVQ 32(SP), R12; \
 	MOVQ 40(SP), R15; \
 	ENTERB(0, 0(R12)); \
@@ -59,11 +57,9 @@
 	ENTERB(14, 28(R12)); \
 	ENTERB(15, 30(R12)); \
 	ADDQ $16, BX; \
-	MOVQ BX, 24(SP); \
 	ADDQ $32, R12; \
 	MOVQ R12, 32(SP); \
 	MOVQ R15, 40(SP); \
 	DECQ 48(SP); \
 	MOVQ 0(SP), R12; \
-	MOVQ 8(SP), R13; \
-	MOVQ 16(SP), BX
+	MOVQ 8(SP), R13

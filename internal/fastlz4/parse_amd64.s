@@ -3,6 +3,27 @@
 #include "textflag.h"
 #include "hash_amd64.h"
 
+// SYNC brings st.cursor and st.skipTo up to date after the matches the
+// loop took since it last did: a sequence only records its offset, as
+// the cursor is the anchor after a match, and skipTo follows from both
+// (see CompressBlock). It leaves st in R8 and changes CX, DX and R15.
+#define SYNC \
+	MOVQ    st+0(FP), R8; \
+	MOVQ    lim+40(FP), R15; \
+	LEAQ    -4(R12), CX; \
+	CMPQ    CX, 32(R15); \
+	CMOVQGT 32(R15), CX; \
+	MOVQ    80(SP), DX; \
+	SUBQ    DX, CX; \
+	INCQ    CX; \
+	MOVQ    R12, R15; \
+	TESTQ   DX, DX; \
+	CMOVQEQ 24(R8), CX; \
+	CMOVQEQ 32(R8), R15; \
+	MOVQ    CX, 24(R8); \
+	MOVQ    R15, 32(R8); \
+	MOVQ    $0, 80(SP)
+
 // func encodeLoopAsm(st *loopState, table *[4096]uint16, cand *[128]uint16, dst, src *byte, lim *loopLimits)
 //
 // CompressBlock's loop (encode.go) for as long as it needs nothing that
@@ -18,7 +39,7 @@
 // Taking a chunk's sequences is a chain of dependent steps, hashing one
 // is many independent ones: so while it takes the sequences of a chunk
 // (A, candidates in cand[half:]), the loop hashes the next (B, into the
-// other half), one round of eight positions before each sequence, and
+// other half), one round of sixteen positions before each sequence, and
 // the CPU overlaps the two. B starts at max(A's end, skipTo) as the next
 // chunk would; a later match that moves skipTo past B's start only means
 // that B entered positions that need not enter, which changes no
@@ -34,20 +55,22 @@
 // and the candidate at cand[half+p-base], and once the match's length is
 // known the set moves down past its end, which becomes rel.
 //
-// Registers in the parse: AX the set from rel, BX base, R9 rel (then
-// end), R10 the address of cand[half+rel-base], R11 out, R12 anchor,
-// R13 litLimit, R14 p then the offset, R15 c, SI src, DI dst; CX, DX and
-// R8 are scratch. litLimit is always dstLen - out + anchor.
+// Registers in the parse: AX the set from rel, R9 rel (then end), R10
+// the address of cand[half+rel-base], R11 out, R12 anchor, R13 litLimit,
+// R14 p then the offset, R15 c, SI src, DI dst; CX, DX and R8 are
+// scratch. litLimit is always dstLen - out + anchor. A's base is
+// st.base; BX is B's next position to hash, from one round to the next.
 //
-// The frame holds B's state: 24(SP) the next position to hash, 32(SP)
-// where its candidate goes, 40(SP) the verified set so far (complete
-// after eight rounds), 48(SP) the rounds left, 56(SP) whether B exists,
-// 64(SP) its base, 72(SP) whether the loop is exiting; and 0 to 23(SP)
-// the registers a round saves.
-TEXT ·encodeLoopAsm(SB), NOSPLIT, $80-48
+// The frame holds the rest of B's state: 32(SP) where its next candidate
+// goes, 40(SP) the verified set so far (complete after four rounds),
+// 48(SP) the rounds left, 56(SP) whether B exists, 64(SP) its base,
+// 72(SP) whether the loop is exiting; 80(SP) the offset of the last
+// match, or 0 if there was none since st.cursor and st.skipTo were last
+// brought up to date (SYNC); and 0 to 15(SP) the registers a round saves.
+TEXT ·encodeLoopAsm(SB), NOSPLIT, $88-48
 	MOVQ st+0(FP), R8
 	MOVQ 0(R8), AX
-	MOVQ 8(R8), BX
+	MOVQ 8(R8), R9           // base: m holds no position before the cursor
 	MOVQ 40(R8), R11
 	MOVQ 48(R8), R12
 	MOVQ 56(R8), R13
@@ -56,7 +79,6 @@ TEXT ·encodeLoopAsm(SB), NOSPLIT, $80-48
 	LEAQ (R10)(CX*2), R10
 	MOVQ dst+24(FP), DI
 	MOVQ src+32(FP), SI
-	MOVQ BX, R9              // m holds no position before the cursor
 	MOVBQZX 96(R8), CX       // pending: B exists, hashed
 	MOVQ CX, 56(SP)
 	MOVQ $0, 48(SP)
@@ -65,6 +87,7 @@ TEXT ·encodeLoopAsm(SB), NOSPLIT, $80-48
 	MOVQ 88(R8), CX
 	MOVQ CX, 64(SP)
 	MOVQ $0, 72(SP)
+	MOVQ $0, 80(SP)
 
 sequence:
 	CMPQ    48(SP), $0
@@ -141,16 +164,8 @@ matched:
 	MOVQ 24(CX), R13         // dstLen
 	SUBQ R11, R13
 	ADDQ R12, R13
-	// skipTo = min(end-4, last) - offset + 1 (see CompressBlock)
-	LEAQ    -4(R9), DX
-	CMPQ    DX, 32(CX)
-	CMOVQGT 32(CX), DX
-	SUBQ    R14, DX
-	INCQ    DX
-	MOVQ    st+0(FP), R8
-	MOVQ    DX, 24(R8)       // skipTo
-	MOVQ    R9, 32(R8)       // cursor
-	JMP     sequence
+	MOVQ R14, 80(SP)         // offset, for SYNC
+	JMP  sequence
 
 slowext4:
 	// Fewer than 16 bytes before matchLimit: on from p+4.
@@ -196,7 +211,8 @@ slowdone:
 	LEAQ  -4(R9), R8
 	SUBQ  R14, R8            // matchLen
 	MOVQ  R9, CX
-	SUBQ  BX, CX
+	MOVQ  st+0(FP), R10
+	SUBQ  8(R10), CX         // base
 	XORL  AX, AX
 	CMPQ  CX, $64
 	JGE   extended
@@ -224,21 +240,21 @@ finish:
 finished:
 	CMPQ 72(SP), $0
 	JNE  exitpending
+	SYNC
 	// As refill would: no chunk once max(next, skipTo) reaches litLimit.
-	MOVQ    st+0(FP), R8
 	MOVQ    16(R8), CX
 	CMPQ    CX, 24(R8)
 	CMOVQLT 24(R8), CX
 	CMPQ    CX, R13
 	JGE     exit
 	// A = B.
-	MOVQ    64(SP), BX
+	MOVQ    64(SP), R9
 	MOVQ    40(SP), AX
 	MOVQ    $0, 56(SP)
 	XORQ    $64, 72(R8)      // half
 	MOVQ    AX, 0(R8)        // m
-	MOVQ    BX, 8(R8)        // base
-	LEAQ    64(BX), CX
+	MOVQ    R9, 8(R8)        // base
+	LEAQ    64(R9), CX
 	MOVQ    CX, 16(R8)       // next
 	XORL    DX, DX
 	TESTQ   AX, AX
@@ -253,7 +269,7 @@ finished:
 	MOVQ    lim+40(FP), DX
 	CMPQ    CX, 40(DX)       // fullChunk
 	JGT     taken
-	MOVQ    CX, 24(SP)
+	MOVQ    CX, BX
 	MOVQ    CX, 64(SP)
 	MOVQ    72(R8), CX
 	XORQ    $64, CX          // B's half
@@ -269,9 +285,8 @@ taken:
 	MOVQ    72(R8), CX
 	MOVQ    cand+16(FP), R10
 	LEAQ    (R10)(CX*2), R10
-	MOVQ    BX, R9
 	MOVQ    32(R8), CX
-	SUBQ    BX, CX
+	SUBQ    R9, CX
 	JLE     sequence
 	CMPQ    CX, $64
 	JGE     emptied
@@ -287,7 +302,7 @@ emptied:
 refill:
 	// The next chunk starts at max(next, skipTo); only whole chunks, and
 	// not after a sparse one. It is hashed as B, then taken.
-	MOVQ    st+0(FP), R8
+	SYNC
 	MOVQ    16(R8), CX
 	CMPQ    CX, 24(R8)
 	CMOVQLT 24(R8), CX
@@ -298,7 +313,7 @@ refill:
 	JGT     exit
 	CMPB    64(R8), $0       // sparse
 	JNE     exit
-	MOVQ    CX, 24(SP)
+	MOVQ    CX, BX
 	MOVQ    CX, 64(SP)
 	MOVQ    72(R8), CX
 	XORQ    $64, CX          // B's half
@@ -403,7 +418,8 @@ longdone:
 exitrel:
 	// A sequence not started: the set back to bits from base.
 	MOVQ R9, CX
-	SUBQ BX, CX
+	MOVQ st+0(FP), R8
+	SUBQ 8(R8), CX           // base
 	SHLQ CL, AX
 	JMP  exit
 
@@ -412,15 +428,14 @@ exitp:
 	MOVQ st+0(FP), R8
 	MOVQ 0(R8), AX
 	LEAQ (R12)(DX*1), CX
-	SUBQ BX, CX
+	SUBQ 8(R8), CX           // base
 	MOVQ $-1, R15
 	SHLQ CL, R15
 	ANDQ R15, AX
 
 exit:
-	MOVQ st+0(FP), R8
+	SYNC
 	MOVQ AX, 0(R8)
-	MOVQ BX, 8(R8)
 	MOVQ R11, 40(R8)
 	MOVQ R12, 48(R8)
 	MOVQ lim+40(FP), CX
