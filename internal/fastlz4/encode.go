@@ -60,11 +60,17 @@ type Encoder struct {
 	// wrongly be 0 has the hash of position 0, whose entry is therefore no
 	// longer clear.
 	table [1 << hashLog]uint16
-	// cand[k] is the candidate of position base+k of the current chunk.
-	cand [64]uint16
+	// cand[half+k] is the candidate of position base+k of the current
+	// chunk; encodeLoopAsm hashes the next chunk into the other half
+	// while it takes the current one's sequences.
+	cand [128]uint16
 }
 
 var encoders = sync.Pool{New: func() any { return new(Encoder) }}
+
+// handEverySequence makes encodeLoop return before each sequence, so that
+// the Go loop writes them all: tests set it to check the hand-over.
+var handEverySequence = false
 
 // CompressBlock writes the canonical LZ4 block of src (at most MaxBlockSize
 // bytes) into dst, the same bytes as reference.CompressBlock, and returns
@@ -91,10 +97,13 @@ func EncodePage(dst []byte, page *[PageSize]byte) (Kind, int) {
 func hash(u uint32) uint32 { return (u * hashPrime) >> (32 - hashLog) }
 
 // IsSameFilled reports whether every 8-byte word of page equals the first
-// (PAGE-3). Each word equals the first exactly when each equals the one
-// before it, that is when the page equals itself shifted by 8 bytes: one
-// vectorised comparison.
-func IsSameFilled(page *[PageSize]byte) bool {
+// (PAGE-3).
+func IsSameFilled(page *[PageSize]byte) bool { return sameFilled(page) }
+
+// sameFilledGo is IsSameFilled without assembly. Each word equals the
+// first exactly when each equals the one before it, that is when the page
+// equals itself shifted by 8 bytes: one vectorised comparison.
+func sameFilledGo(page *[PageSize]byte) bool {
 	return bytes.Equal(page[8:], page[:PageSize-8])
 }
 
@@ -129,7 +138,7 @@ func (e *Encoder) CompressBlock(dst, src []byte) (int, error) {
 	// litLimit: the final block holds at least those literals and a token.
 	litLimit := len(dst) - out + anchor
 	if n >= mfLimit {
-		clear(e.table[:])
+		clearTable(&e.table)
 		table, cand := &e.table, &e.cand
 		s := bytesPointer(src)
 		last := n - mfLimit            // last visited position (PARSE-2, PARSE-6)
@@ -145,6 +154,13 @@ func (e *Encoder) CompressBlock(dst, src []byte) (int, error) {
 		base, next, skipTo := 0, 0, 0
 		var m uint64 // position base+k at bit k
 		sparse := false
+		// A chunk the assembly has hashed past the current one, not yet
+		// parsed: its base, verified set and candidates in the other half.
+		// The assembly takes it itself: it returns one only with the
+		// current chunk's step at hand, or when max(next, skipTo) has
+		// reached litLimit, so that the Go loop carries it back unused.
+		half, bBase, pending := 0, 0, false
+		var bM uint64
 		lim := loopLimits{
 			matchLimit: matchLimit,
 			outMax:     len(dst) - 17,
@@ -153,18 +169,23 @@ func (e *Encoder) CompressBlock(dst, src []byte) (int, error) {
 			last:       last,
 			fullChunk:  last - 63,
 		}
+		if handEverySequence {
+			lim.anchorMax = -1
+		}
 		for {
 			if haveLoopAsm() {
 				// The common steps, in assembly where there is one.
-				st := loopState{m, base, next, skipTo, cursor, out, anchor, litLimit, sparse}
+				st := loopState{m, base, next, skipTo, cursor, out, anchor, litLimit, sparse,
+					half, bM, bBase, pending}
 				encodeLoop(&st, table, cand, dst, src, &lim)
 				m, base, next, skipTo, cursor = st.m, st.base, st.next, st.skipTo, st.cursor
 				out, anchor, litLimit, sparse = st.out, st.anchor, st.litLimit, st.sparse
+				half, bM, bBase, pending = st.half, st.bM, st.bBase, st.pending
 			}
 			var p, c int
 			if m != 0 {
 				k := bits.TrailingZeros64(m)
-				p, c = base+k, int(cand[k&63])
+				p, c = base+k, int(cand[(half+k)&127])
 			} else {
 				// The next positions to enter. Those from next to skipTo-1
 				// lie inside the last match, where they need not enter
@@ -178,7 +199,7 @@ func (e *Encoder) CompressBlock(dst, src []byte) (int, error) {
 				}
 				if !sparse || base < cursor {
 					cnt := min(64, last+1-base)
-					m = hashChunk(table, cand, s, base, cnt)
+					m = hashChunk(table, (*[64]uint16)(cand[half:half+64]), s, base, cnt)
 					next = base + cnt
 					sparse = m == 0
 					m &= ^uint64(0) << uint(max(cursor-base, 0))
@@ -272,6 +293,10 @@ type loopState struct {
 	anchor   int
 	litLimit int
 	sparse   bool
+	half     int    // cand[half:half+64] holds the chunk's candidates
+	bM       uint64 // pending: the verified set of the chunk at bBase
+	bBase    int
+	pending  bool // the chunk at bBase is hashed, into the other half
 }
 
 // loopLimits are CompressBlock's bounds for encodeLoop; the assembly knows

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/lz4warp/lz4warp/internal/dataset"
 	"github.com/lz4warp/lz4warp/reference"
 )
 
@@ -127,6 +128,47 @@ func checkBlock(t *testing.T, e *Encoder, src []byte, what string) {
 			t.Fatalf("%s, dst %d: %d bytes, %v; want the reference's %d bytes", what, size, gn, gerr, wn)
 		case size < wn && !errors.Is(gerr, ErrShortBuffer):
 			t.Fatalf("%s, dst %d: %v; want ErrShortBuffer for a block of %d bytes", what, size, gerr, wn)
+		}
+	}
+}
+
+// Checks PARSE-8: CompressBlock gives the reference's block, or
+// ErrShortBuffer exactly when the reference does, for pages of the
+// compressible data sets and every destination size from 0 to the bound.
+// The block stops fitting at every point of the parse in turn, so the
+// assembly loop hands its state to the Go loop at each of them, often
+// with the chunk past the current one hashed already.
+func TestCompressBlockEveryDstLen(t *testing.T) {
+	var e Encoder
+	for _, name := range []string{dataset.Text, dataset.Binaries, dataset.Mixed} {
+		pages, err := dataset.Load(name, 8)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for i := range pages {
+			compareDstLens(t, &e, fmt.Sprintf("%s page %d", name, i), pages[i][:])
+		}
+	}
+}
+
+// compareDstLens compares e.CompressBlock with the reference on src for
+// every destination size from 0 to the bound.
+func compareDstLens(t *testing.T, e *Encoder, what string, src []byte) {
+	t.Helper()
+	bound := CompressBlockBound(len(src))
+	want := make([]byte, bound)
+	got := make([]byte, bound)
+	wn, werr := reference.CompressBlock(want, src)
+	if werr != nil {
+		t.Fatalf("%s: %v", what, werr)
+	}
+	for size := 0; size <= bound; size++ {
+		gn, gerr := e.CompressBlock(got[:size], src)
+		switch {
+		case size < wn && !errors.Is(gerr, ErrShortBuffer):
+			t.Fatalf("%s, dst %d: %d bytes, %v; the block needs %d", what, size, gn, gerr, wn)
+		case size >= wn && (gerr != nil || !bytes.Equal(got[:gn], want[:wn])):
+			t.Fatalf("%s, dst %d: %d bytes, %v; want the reference's %d", what, size, gn, gerr, wn)
 		}
 	}
 }

@@ -59,6 +59,15 @@ func TestEncodeWithoutLoopAsm(t *testing.T) {
 	encodeAll(t)
 }
 
+// Checks PARSE-8, PAGE-5: with encodeLoopAsm handing every sequence to the
+// Go loop, after it hashed the chunk past the current one, and resuming
+// with that chunk, the bytes are still the reference's.
+func TestEncodeHandingEverySequence(t *testing.T) {
+	handEverySequence = true
+	defer func() { handEverySequence = false }()
+	encodeAll(t)
+}
+
 // Checks PARSE-2, PARSE-3, PARSE-5: the assembly scan stops at the same
 // position with the same candidate as the Go scan, and leaves the same
 // table, from any table state whose entries precede the scan's start.

@@ -3,7 +3,28 @@
 #include "textflag.h"
 #include "hash_amd64.h"
 
-// func encodeLoopAsm(st *loopState, table *[4096]uint16, cand *[64]uint16, dst, src *byte, lim *loopLimits)
+// SYNC brings st.cursor and st.skipTo up to date after the matches the
+// loop took since it last did: a sequence only records its offset, as
+// the cursor is the anchor after a match, and skipTo follows from both
+// (see CompressBlock). It leaves st in R8 and changes CX, DX and R15.
+#define SYNC \
+	MOVQ    st+0(FP), R8; \
+	MOVQ    lim+40(FP), R15; \
+	LEAQ    -4(R12), CX; \
+	CMPQ    CX, 32(R15); \
+	CMOVQGT 32(R15), CX; \
+	MOVQ    80(SP), DX; \
+	SUBQ    DX, CX; \
+	INCQ    CX; \
+	MOVQ    R12, R15; \
+	TESTQ   DX, DX; \
+	CMOVQEQ 24(R8), CX; \
+	CMOVQEQ 32(R8), R15; \
+	MOVQ    CX, 24(R8); \
+	MOVQ    R15, 32(R8); \
+	MOVQ    $0, 80(SP)
+
+// func encodeLoopAsm(st *loopState, table *[4096]uint16, cand *[128]uint16, dst, src *byte, lim *loopLimits)
 //
 // CompressBlock's loop (encode.go) for as long as it needs nothing that
 // only the Go loop does: it hashes whole chunks of 64 positions (as
@@ -15,68 +36,108 @@
 // exactly and reports ErrShortBuffer), or literals within 16 bytes of the
 // end of src.
 //
-// The verified set m has position base+k at bit k, so TZCNT finds the
-// first; TZCNT runs as BSF on CPUs without BMI1, which gives the same
-// result for the nonzero operands it gets here.
+// Taking a chunk's sequences is a chain of dependent steps, hashing one
+// is many independent ones: so while it takes the sequences of a chunk
+// (A, candidates in cand[half:]), the loop hashes the next (B, into the
+// other half), one round of sixteen positions before each sequence, and
+// the CPU overlaps the two. B starts at max(A's end, skipTo) as the next
+// chunk would; a later match that moves skipTo past B's start only means
+// that B entered positions that need not enter, which changes no
+// candidate of a position the parse takes (see CompressBlock). On exit a
+// B that was started is finished and handed to the Go loop as pending.
 //
-// Registers in the parse: AX m, BX base, R9 end, R10 cand, R11 out,
-// R12 anchor, R13 litLimit, R14 p then the offset, R15 c, SI src, DI dst;
-// CX, DX and R8 are scratch. litLimit is always dstLen - out + anchor.
-TEXT ·encodeLoopAsm(SB), NOSPLIT, $0-48
+// The verified set of A, m, has position base+k at bit k, so TZCNT finds
+// the first; TZCNT runs as BSF on CPUs without BMI1, which gives the same
+// result for the nonzero operands it gets here. st.m keeps it while the
+// loop runs; the loop itself holds it shifted down to the position rel,
+// the cursor or the chunk's base if that is later, so that taking a
+// sequence is a chain of few steps: the first set bit j gives p = rel+j
+// and the candidate at cand[half+p-base], and once the match's length is
+// known the set moves down past its end, which becomes rel.
+//
+// Registers in the parse: AX the set from rel, R9 rel (then end), R10
+// the address of cand[half+rel-base], R11 out, R12 anchor, R13 litLimit,
+// R14 p then the offset, R15 c, SI src, DI dst; CX, DX and R8 are
+// scratch. litLimit is always dstLen - out + anchor. A's base is
+// st.base; BX is B's next position to hash, from one round to the next.
+//
+// The frame holds the rest of B's state: 32(SP) where its next candidate
+// goes, 40(SP) the verified set so far (complete after four rounds),
+// 48(SP) the rounds left, 56(SP) whether B exists, 64(SP) its base,
+// 72(SP) whether the loop is exiting; 80(SP) the offset of the last
+// match, or 0 if there was none since st.cursor and st.skipTo were last
+// brought up to date (SYNC); and 0 to 15(SP) the registers a round saves.
+TEXT ·encodeLoopAsm(SB), NOSPLIT, $88-48
 	MOVQ st+0(FP), R8
 	MOVQ 0(R8), AX
-	MOVQ 8(R8), BX
+	MOVQ 8(R8), R9           // base: m holds no position before the cursor
 	MOVQ 40(R8), R11
 	MOVQ 48(R8), R12
 	MOVQ 56(R8), R13
+	MOVQ 72(R8), CX          // half
 	MOVQ cand+16(FP), R10
+	LEAQ (R10)(CX*2), R10
 	MOVQ dst+24(FP), DI
 	MOVQ src+32(FP), SI
+	MOVBQZX 96(R8), CX       // pending: B exists, hashed
+	MOVQ CX, 56(SP)
+	MOVQ $0, 48(SP)
+	MOVQ 80(R8), CX
+	MOVQ CX, 40(SP)
+	MOVQ 88(R8), CX
+	MOVQ CX, 64(SP)
+	MOVQ $0, 72(SP)
+	MOVQ $0, 80(SP)
 
 sequence:
-	TESTQ AX, AX
-	JZ    refill
-	TZCNTQ AX, CX
-	LEAQ  (BX)(CX*1), R14    // p: the first verified position left
-	CMPQ  R14, R13
-	JGE   exit
+	CMPQ    48(SP), $0
+	JEQ     parse
+	HASHROUND
+
+parse:
+	TESTQ   AX, AX
+	JZ      switch
+	TZCNTQ  AX, CX           // j
+	LEAQ    (R9)(CX*1), R14  // p: the first verified position left
+	CMPQ    R14, R13
+	JGE     exitrel
 	MOVWLZX (R10)(CX*2), R15 // c
-	LEAQ  4(R14), R9
-	LEAQ  4(R15), DX
-	MOVQ  lim+40(FP), CX
-
-extend8:
-	LEAQ 8(R9), R8
-	CMPQ R8, 0(CX)           // matchLimit
-	JGT  extend1
-	MOVQ (SI)(R9*1), R8
-	XORQ (SI)(DX*1), R8
-	JNZ  extended8
-	ADDQ $8, R9
-	ADDQ $8, DX
-	JMP  extend8
-
-extend1:
-	CMPQ    R9, 0(CX)
-	JGE     extended
-	MOVBLZX (SI)(R9*1), R8
-	CMPB    R8, (SI)(DX*1)
-	JNE     extended
-	INCQ    R9
-	INCQ    DX
-	JMP     extend1
-
-extended8:
-	TZCNTQ R8, R8
-	SHRQ $3, R8
-	ADDQ R8, R9
+	MOVQ    lim+40(FP), DX
+	LEAQ    20(R14), R8
+	CMPQ    R8, 0(DX)        // matchLimit
+	JGT     slowext4
+	// The set from p+4 on: no match ends before.
+	SHRQ    CL, AX
+	SHRQ    $4, AX
+	LEAQ    8(R10)(CX*2), R10
+	// PARSE-4: the common match ends within the 16 bytes past the 4 that
+	// verified; then its length less 4 is the number of equal bytes, the
+	// first differing bit of the two 8-byte differences over 8, without
+	// a branch on which of them has it.
+	MOVQ    4(SI)(R14*1), R8
+	XORQ    4(SI)(R15*1), R8
+	MOVQ    12(SI)(R14*1), CX
+	XORQ    12(SI)(R15*1), CX
+	MOVQ    R8, DX
+	ORQ     CX, DX
+	JZ      slowext20
+	TZCNTQ  CX, CX
+	ADDQ    $64, CX
+	TZCNTQ  R8, DX
+	TESTQ   R8, R8
+	CMOVQEQ CX, DX
+	MOVQ    DX, CX
+	SHRQ    $3, CX           // matchLen
+	SHRQ    CL, AX
+	LEAQ    (R10)(CX*2), R10
+	LEAQ    4(R14)(CX*1), R9 // end
+	MOVQ    CX, R8
 
 extended:
 	MOVQ R14, DX
 	SUBQ R12, DX             // litLen
-	LEAQ -4(R9), R8
-	SUBQ R14, R8             // matchLen
 	SUBQ R15, R14            // offset
+	MOVQ lim+40(FP), CX
 	CMPQ DX, $15
 	JGE  long
 	CMPQ R8, $15
@@ -84,7 +145,7 @@ extended:
 	CMPQ R11, 8(CX)          // outMax
 	JGT  long
 	CMPQ R12, 16(CX)         // anchorMax
-	JGT  exit
+	JGT  exitp
 
 	// The common sequence: token, literals (16 bytes moved: the bytes
 	// past them are overwritten next or lie past the block), offset.
@@ -103,99 +164,173 @@ matched:
 	MOVQ 24(CX), R13         // dstLen
 	SUBQ R11, R13
 	ADDQ R12, R13
-	// skipTo = min(end-4, last) - offset + 1 (see CompressBlock)
-	LEAQ    -4(R9), DX
-	CMPQ    DX, 32(CX)
-	CMOVQGT 32(CX), DX
-	SUBQ    R14, DX
-	INCQ    DX
-	MOVQ    st+0(FP), R8
-	MOVQ    DX, 24(R8)       // skipTo
-	MOVQ    R9, 32(R8)       // cursor
-	// m keeps the positions from end on.
-	MOVQ R9, CX
-	SUBQ BX, CX
-	CMPQ CX, $64
-	JGE  emptied
-	MOVQ $-1, R8
-	SHLQ CX, R8
-	ANDQ R8, AX
+	MOVQ R14, 80(SP)         // offset, for SYNC
 	JMP  sequence
 
-emptied:
-	XORQ AX, AX
+slowext4:
+	// Fewer than 16 bytes before matchLimit: on from p+4.
+	LEAQ 4(R14), R9
+	LEAQ 4(R15), DX
+	MOVQ lim+40(FP), CX
+	JMP  extend8
 
-refill:
-	// The next chunk starts at max(next, skipTo); only whole chunks, and
-	// not after a sparse one.
-	MOVQ    st+0(FP), R8
-	MOVQ    16(R8), BX
-	CMPQ    BX, 24(R8)
-	CMOVQLT 24(R8), BX
-	CMPQ    BX, R13
+slowext20:
+	// The first 16 bytes past p+4 are equal: on from p+20.
+	LEAQ 20(R14), R9
+	LEAQ 20(R15), DX
+	MOVQ lim+40(FP), CX
+
+extend8:
+	LEAQ 8(R9), R8
+	CMPQ R8, 0(CX)           // matchLimit
+	JGT  extend1
+	MOVQ (SI)(R9*1), R8
+	XORQ (SI)(DX*1), R8
+	JNZ  extended8
+	ADDQ $8, R9
+	ADDQ $8, DX
+	JMP  extend8
+
+extend1:
+	CMPQ    R9, 0(CX)
+	JGE     slowdone
+	MOVBLZX (SI)(R9*1), R8
+	CMPB    R8, (SI)(DX*1)
+	JNE     slowdone
+	INCQ    R9
+	INCQ    DX
+	JMP     extend1
+
+extended8:
+	TZCNTQ R8, R8
+	SHRQ $3, R8
+	ADDQ R8, R9
+
+slowdone:
+	// The set from end on, taken again from st.m.
+	LEAQ  -4(R9), R8
+	SUBQ  R14, R8            // matchLen
+	MOVQ  R9, CX
+	MOVQ  st+0(FP), R10
+	SUBQ  8(R10), CX         // base
+	XORL  AX, AX
+	CMPQ  CX, $64
+	JGE   extended
+	MOVQ  st+0(FP), AX
+	MOVQ  0(AX), AX
+	SHRQ  CL, AX
+	MOVQ  st+0(FP), R10
+	MOVQ  72(R10), R10       // half
+	ADDQ  CX, R10
+	SHLQ  $1, R10
+	ADDQ  cand+16(FP), R10
+	JMP   extended
+
+switch:
+	// A is done: finish B and take it, or hash a chunk if there is none.
+	CMPQ 56(SP), $0
+	JEQ  refill
+
+finish:
+	CMPQ 48(SP), $0
+	JEQ  finished
+	HASHROUND
+	JMP  finish
+
+finished:
+	CMPQ 72(SP), $0
+	JNE  exitpending
+	SYNC
+	// As refill would: no chunk once max(next, skipTo) reaches litLimit.
+	MOVQ    16(R8), CX
+	CMPQ    CX, 24(R8)
+	CMOVQLT 24(R8), CX
+	CMPQ    CX, R13
 	JGE     exit
-	MOVQ    lim+40(FP), CX
-	CMPQ    BX, 40(CX)       // fullChunk
-	JGT     exit
-	CMPB    64(R8), $0       // sparse
-	JNE     exit
-	// Hash the chunk, eight positions a round: the verified set builds
-	// up in R15, the candidates go to cand at DX.
-	MOVQ    table+8(FP), R14
-	XORQ    R15, R15
-	XORQ    DX, DX
-
-hash8:
-	// Position pos+0, as ENTER (hash_amd64.h) but with pos itself for the table.
-	MOVL    0(SI)(BX*1), AX
-	IMUL3L  $0x9e3779b1, AX, R8
-	SHRL    $20, R8
-	MOVWLZX (R14)(R8*2), R9
-	MOVW    BX, (R14)(R8*2)
-	MOVW    R9, 0(R10)(DX*1)
-	XORL    (SI)(R9*1), AX
-	CMPL    AX, $1
-	RCRQ    $1, R15
-
-	ENTER(1, SI, R14, BX, CX, 2(R10)(DX*1))
-	ENTER(2, SI, R14, BX, CX, 4(R10)(DX*1))
-	ENTER(3, SI, R14, BX, CX, 6(R10)(DX*1))
-	ENTER(4, SI, R14, BX, CX, 8(R10)(DX*1))
-	ENTER(5, SI, R14, BX, CX, 10(R10)(DX*1))
-	ENTER(6, SI, R14, BX, CX, 12(R10)(DX*1))
-	ENTER(7, SI, R14, BX, CX, 14(R10)(DX*1))
-
-	ADDQ    $8, BX
-	ADDQ    $16, DX
-	CMPQ    DX, $128
-	JNE     hash8
-	SUBQ    $64, BX
-	MOVQ    R15, AX          // m
-	MOVQ    st+0(FP), R8
-	MOVQ    BX, 8(R8)        // base
-	LEAQ    64(BX), CX
+	// A = B.
+	MOVQ    64(SP), R9
+	MOVQ    40(SP), AX
+	MOVQ    $0, 56(SP)
+	XORQ    $64, 72(R8)      // half
+	MOVQ    AX, 0(R8)        // m
+	MOVQ    R9, 8(R8)        // base
+	LEAQ    64(R9), CX
 	MOVQ    CX, 16(R8)       // next
 	XORL    DX, DX
 	TESTQ   AX, AX
 	SETEQ   DX
 	MOVB    DX, 64(R8)       // sparse
-	// m keeps the positions from cursor on.
+	JEQ     taken
+	// A new B at max(next, skipTo), if refill would hash a chunk there.
+	CMPQ    CX, 24(R8)
+	CMOVQLT 24(R8), CX
+	CMPQ    CX, R13
+	JGE     taken
+	MOVQ    lim+40(FP), DX
+	CMPQ    CX, 40(DX)       // fullChunk
+	JGT     taken
+	MOVQ    CX, BX
+	MOVQ    CX, 64(SP)
+	MOVQ    72(R8), CX
+	XORQ    $64, CX          // B's half
+	MOVQ    cand+16(FP), DX
+	LEAQ    (DX)(CX*2), DX
+	MOVQ    DX, 32(SP)
+	MOVQ    $0, 40(SP)
+	MOVQ    $4, 48(SP)
+	MOVQ    $1, 56(SP)
+
+taken:
+	// m keeps the positions from cursor on: rel = max(cursor, base).
+	MOVQ    72(R8), CX
+	MOVQ    cand+16(FP), R10
+	LEAQ    (R10)(CX*2), R10
 	MOVQ    32(R8), CX
-	SUBQ    BX, CX
+	SUBQ    R9, CX
 	JLE     sequence
 	CMPQ    CX, $64
 	JGE     emptied
-	MOVQ    $-1, R8
-	SHLQ    CX, R8
-	ANDQ    R8, AX
+	SHRQ    CL, AX
+	ADDQ    CX, R9
+	LEAQ    (R10)(CX*2), R10
 	JMP     sequence
+
+emptied:
+	XORQ AX, AX
+	JMP  sequence
+
+refill:
+	// The next chunk starts at max(next, skipTo); only whole chunks, and
+	// not after a sparse one. It is hashed as B, then taken.
+	SYNC
+	MOVQ    16(R8), CX
+	CMPQ    CX, 24(R8)
+	CMOVQLT 24(R8), CX
+	CMPQ    CX, R13
+	JGE     exit
+	MOVQ    lim+40(FP), DX
+	CMPQ    CX, 40(DX)       // fullChunk
+	JGT     exit
+	CMPB    64(R8), $0       // sparse
+	JNE     exit
+	MOVQ    CX, BX
+	MOVQ    CX, 64(SP)
+	MOVQ    72(R8), CX
+	XORQ    $64, CX          // B's half
+	MOVQ    cand+16(FP), DX
+	LEAQ    (DX)(CX*2), DX
+	MOVQ    DX, 32(SP)
+	MOVQ    $0, 40(SP)
+	MOVQ    $4, 48(SP)
+	MOVQ    $1, 56(SP)
+	JMP     finish
 
 long:
 	// A literal or match length of 15 or more, or little room left: with
 	// out + 21 + litLen + litLen/128 + matchLen/128 at most dstLen, the
 	// sequence and a 16-byte move past its literals fit (PARSE-7).
 	CMPQ R12, 16(CX)         // anchorMax
-	JGT  exit
+	JGT  exitp
 	MOVQ DX, R15
 	SHRQ $7, R15
 	ADDQ DX, R15
@@ -204,7 +339,7 @@ long:
 	ADDQ R13, R15
 	LEAQ 21(R11)(R15*1), R15
 	CMPQ R15, 24(CX)         // dstLen
-	JGT  exit
+	JGT  exitp
 	// token
 	MOVQ    $15, R15
 	MOVQ    DX, CX
@@ -280,10 +415,27 @@ longdone:
 	MOVQ lim+40(FP), CX
 	JMP  matched
 
-exit:
+exitrel:
+	// A sequence not started: the set back to bits from base.
+	MOVQ R9, CX
 	MOVQ st+0(FP), R8
+	SUBQ 8(R8), CX           // base
+	SHLQ CL, AX
+	JMP  exit
+
+exitp:
+	// A sequence not finished, at p = anchor + litLen: st.m from p on.
+	MOVQ st+0(FP), R8
+	MOVQ 0(R8), AX
+	LEAQ (R12)(DX*1), CX
+	SUBQ 8(R8), CX           // base
+	MOVQ $-1, R15
+	SHLQ CL, R15
+	ANDQ R15, AX
+
+exit:
+	SYNC
 	MOVQ AX, 0(R8)
-	MOVQ BX, 8(R8)
 	MOVQ R11, 40(R8)
 	MOVQ R12, 48(R8)
 	MOVQ lim+40(FP), CX
@@ -291,4 +443,20 @@ exit:
 	SUBQ R11, R13
 	ADDQ R12, R13
 	MOVQ R13, 56(R8)
+	MOVB $0, 96(R8)          // pending
+	CMPQ 56(SP), $0
+	JEQ  done
+	// B goes to the Go loop, hashed to its end.
+	MOVQ $1, 72(SP)
+	JMP  finish
+
+exitpending:
+	MOVQ st+0(FP), R8
+	MOVB $1, 96(R8)
+	MOVQ 40(SP), CX
+	MOVQ CX, 80(R8)          // bM
+	MOVQ 64(SP), CX
+	MOVQ CX, 88(R8)          // bBase
+
+done:
 	RET

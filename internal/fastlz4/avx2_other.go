@@ -1,0 +1,7 @@
+//go:build !amd64 || !gc || purego
+
+package fastlz4
+
+func sameFilled(page *[PageSize]byte) bool { return sameFilledGo(page) }
+
+func clearTable(table *[1 << hashLog]uint16) { clear(table[:]) }
