@@ -76,7 +76,7 @@ type pageKernel struct {
 	// pg+lane-1 and dstSlot+lane (64-bit addresses).
 	laneM1, laneKey     ptx.Reg
 	laneWord, laneShift ptx.Reg // lane&^3 and 8·(lane&3)
-	pgLaneM1, dstLane   ptx.Reg
+	dstLane             ptx.Reg
 	raw                 ptx.Label
 }
 
@@ -195,21 +195,6 @@ func (k *pageKernel) clearTable() {
 	}
 }
 
-// u32At loads the little-endian word at byte pos of the page copy (pos <=
-// 4091) from the two aligned words around it.
-func (k *pageKernel) u32At(dst, pos ptx.Reg) {
-	w, sh, lo, hi := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
-	addr := k.NewReg64()
-	k.And(w, pos, ptx.Hex(0xfffffffc))
-	k.Cvt64(addr, w)
-	k.Add(addr, addr, k.pg)
-	k.Ld(ptx.Shared, "u32", lo, ptx.At(addr, 0))
-	k.Ld(ptx.Shared, "u32", hi, ptx.At(addr, 4))
-	k.And(sh, pos, ptx.Imm(3))
-	k.Shl(sh, sh, ptx.Imm(3))
-	k.ShfR(dst, lo, hi, sh)
-}
-
 // lowestLane sets dst to the index of the lowest set bit of the nonzero
 // mask.
 func (k *pageKernel) lowestLane(dst, mask ptx.Reg) {
@@ -222,7 +207,7 @@ func (k *pageKernel) lowestLane(dst, mask ptx.Reg) {
 // literals and the meta word.
 func (k *pageKernel) parse() {
 	k.laneM1, k.laneKey = k.NewReg32(), k.NewReg32()
-	k.pgLaneM1, k.dstLane = k.NewReg64(), k.NewReg64()
+	k.dstLane = k.NewReg64()
 	lane64 := k.NewReg64()
 	k.Sub(k.laneM1, k.lane, ptx.Imm(1))
 	k.Add(k.laneKey, k.lane, ptx.Imm(4096))
@@ -232,8 +217,6 @@ func (k *pageKernel) parse() {
 	k.Shl(k.laneShift, k.laneShift, ptx.Imm(3))
 	k.Cvt64(lane64, k.lane)
 	k.Add(k.dstLane, k.dstSlot, lane64)
-	k.Add(k.pgLaneM1, k.pg, lane64)
-	k.Add(k.pgLaneM1, k.pgLaneM1, ptx.Imm(-1))
 	k.base, k.cursor, k.out = k.NewReg32(), k.NewReg32(), k.NewReg32()
 	k.Mov(k.base, ptx.Imm(0))
 	k.Mov(k.cursor, ptx.Imm(0))
@@ -248,19 +231,32 @@ func (k *pageKernel) parse() {
 	valid := k.NewPred()
 	k.Add(p, k.base, k.lane)
 	k.SetpU(ptx.LE, valid, p, ptx.Imm(lastPos))
+	var next1, next2 ptx.Reg // u32(p+4) and u32(p+8), for the lane's own match length
 	{
-		// u32(p) from the aligned words at p&^3 and after: base is a multiple
-		// of 32, so p&^3 = base + (lane&^3) and the shift is 8·(lane&3). A
-		// lane past the last position reads the page's last two words.
-		lo, hi := k.NewReg32(), k.NewReg32()
+		// u32(p), u32(p+4) and u32(p+8) from the aligned words at p&^3 and
+		// after: base is a multiple of 32, so p&^3 = base + (lane&^3) and the
+		// shift is 8·(lane&3). Both addresses stay inside the page: a valid
+		// lane p <= 4084 reads exactly its words, except p = 4084's last two
+		// (its match ends by p+7); a lane past the last position reads words
+		// it does not use.
+		w0, w1, w2, w3, x := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
 		addr := k.NewReg64()
+		next1, next2 = k.NewReg32(), k.NewReg32()
 		k.Add(h, k.base, k.laneWord)
-		k.MinU(h, h, ptx.Imm(PageSize-8))
-		k.Cvt64(addr, h)
+		k.MinU(x, h, ptx.Imm(PageSize-8))
+		k.Cvt64(addr, x)
 		k.Add(addr, addr, k.pg)
-		k.Ld(ptx.Shared, "u32", lo, ptx.At(addr, 0))
-		k.Ld(ptx.Shared, "u32", hi, ptx.At(addr, 4))
-		k.ShfR(cur, lo, hi, k.laneShift)
+		k.Ld(ptx.Shared, "u32", w0, ptx.At(addr, 0))
+		k.Ld(ptx.Shared, "u32", w1, ptx.At(addr, 4))
+		k.Add(x, h, ptx.Imm(8))
+		k.MinU(x, x, ptx.Imm(PageSize-8))
+		k.Cvt64(addr, x)
+		k.Add(addr, addr, k.pg)
+		k.Ld(ptx.Shared, "u32", w2, ptx.At(addr, 0))
+		k.Ld(ptx.Shared, "u32", w3, ptx.At(addr, 4))
+		k.ShfR(cur, w0, w1, k.laneShift)
+		k.ShfR(next1, w1, w2, k.laneShift)
+		k.ShfR(next2, w2, w3, k.laneShift)
 	}
 	k.Mul(h, cur, ptx.Imm(hashPrime))
 	k.Shr(h, h, ptx.Imm(32-12))
@@ -303,14 +299,38 @@ func (k *pageKernel) parse() {
 	k.AndPred(wanted, wanted, ok)
 	cv, matches := k.NewReg32(), k.NewReg32()
 	k.Selp(cv, cand, ptx.Imm(0), wanted)
-	k.u32At(cv, cv)
-	k.SetpU(ptx.EQ, ok, cv, cur)
+	c0, c1, c2 := k.NewReg32(), k.NewReg32(), k.NewReg32()
+	{
+		// u32(c), u32(c+4), u32(c+8): c <= 4083, so the four aligned words
+		// from c&^3 lie inside the page.
+		w0, w1, w2, w3, sh := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+		addr := k.NewReg64()
+		k.And(sh, cv, ptx.Hex(0xfffffffc))
+		k.Cvt64(addr, sh)
+		k.Add(addr, addr, k.pg)
+		k.Ld(ptx.Shared, "u32", w0, ptx.At(addr, 0))
+		k.Ld(ptx.Shared, "u32", w1, ptx.At(addr, 4))
+		k.Ld(ptx.Shared, "u32", w2, ptx.At(addr, 8))
+		k.Ld(ptx.Shared, "u32", w3, ptx.At(addr, 12))
+		k.And(sh, cv, ptx.Imm(3))
+		k.Shl(sh, sh, ptx.Imm(3))
+		k.ShfR(c0, w0, w1, sh)
+		k.ShfR(c1, w1, w2, sh)
+		k.ShfR(c2, w2, w3, sh)
+	}
+	k.SetpU(ptx.EQ, ok, c0, cur)
 	k.AndPred(ok, ok, wanted)
 	k.Ballot(matches, ok, ptx.FullMask)
+	k.SetpU(ptx.EQ, ok, matches, ptx.Imm(0))
+	k.If(ok).BraUni(nextGroup)
+	laneLen, laneOffset := k.shortLength(p, next1, c1, next2, c2), k.NewReg32()
+	k.Sub(laneOffset, p, cand)
 
 	k.Place(selectMatch)
 	k.Comment("PARSE-5: the lowest matching lane at or after the cursor")
-	rel, elig := k.NewReg32(), k.NewReg32()
+	lit, rel, elig := k.NewReg32(), k.NewReg32(), k.NewReg32()
+	k.literalByte(lit, k.cursor)
+	k.Note("issued first: a short sequence's literals start at the cursor")
 	k.Sub(rel, k.cursor, k.base)
 	k.MaxS(rel, rel, ptx.Imm(0))
 	k.Shl(rel, ptx.Hex(0xffffffff), rel)
@@ -319,16 +339,16 @@ func (k *pageKernel) parse() {
 	none := k.NewPred()
 	k.SetpU(ptx.EQ, none, elig, ptx.Imm(0))
 	k.If(none).BraUni(nextGroup)
-	m, mp, mc := k.NewReg32(), k.NewReg32(), k.NewReg32()
+	m, mp, offset, length := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
 	k.lowestLane(m, elig)
 	k.Add(mp, k.base, m)
-	k.ShflIdx(mc, cand, m, ptx.Imm(31), ptx.FullMask)
-	length := k.extend(mp, mc)
-	litLen, offset, ml4 := k.NewReg32(), k.NewReg32(), k.NewReg32()
+	k.ShflIdx(offset, laneOffset, m, ptx.Imm(31), ptx.FullMask)
+	k.ShflIdx(length, laneLen, m, ptx.Imm(31), ptx.FullMask)
+	k.extend(length, mp, offset)
+	litLen, ml4 := k.NewReg32(), k.NewReg32()
 	k.Sub(litLen, mp, k.cursor)
-	k.Sub(offset, mp, mc)
 	k.Sub(ml4, length, ptx.Imm(4))
-	k.sequence(litLen, offset, ml4, true, func() {
+	k.sequence(litLen, offset, ml4, lit, true, func() {
 		k.Add(k.cursor, mp, length)
 		k.BraUni(selectMatch)
 	})
@@ -342,50 +362,108 @@ func (k *pageKernel) parse() {
 	k.Comment("PARSE-6: the last sequence holds the remaining literals")
 	litLen = k.NewReg32()
 	k.Sub(litLen, ptx.Imm(PageSize), k.cursor)
-	code := k.NewReg32()
-	k.sequence(litLen, ptx.Reg{}, ptx.Reg{}, false, func() {
+	code, lit := k.NewReg32(), k.NewReg32()
+	k.literalByte(lit, k.cursor)
+	k.sequence(litLen, ptx.Reg{}, ptx.Reg{}, lit, false, func() {
 		k.Or(code, k.out, ptx.Imm(kindLZ4<<MetaKindShift))
 		k.If(k.isLane0).St(ptx.Global, "u32", ptx.At(k.metaAddr, 0), code)
 		k.Ret()
 	})
 }
 
-// extend returns the length of the match at mp with candidate mc (PARSE-4),
-// comparing 32 bytes per step, one per lane.
-func (k *pageKernel) extend(mp, mc ptx.Reg) ptx.Reg {
-	k.Comment("PARSE-4: extend 32 bytes at a time; a lane stops at a mismatch or at p+L = 4091")
-	maxL, off, i, a, b, stops := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
-	pa, pb, ai, aa := k.NewReg64(), k.NewReg64(), k.NewReg64(), k.NewReg64()
+// shortLength returns each lane's match length as far as its next 8 bytes
+// tell (PARSE-4): 4 plus the equal bytes of u32(p+4) = u32(c+4) and
+// u32(p+8) = u32(c+8), bounded by p+L <= 4091. A length of shortCap at a
+// lane whose bound is further is only a lower bound: extend goes on from
+// there. Every lane computes it at once, so that a group's matches cost no
+// extension step unless they are longer.
+func (k *pageKernel) shortLength(p, a1, b1, a2, b2 ptx.Reg) ptx.Reg {
+	k.Comment("PARSE-4: every lane's match length up to 12 bytes, from the words after p and c")
+	d1, d2, n, maxL := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+	k.Xor(d1, a1, b1)
+	k.Xor(d2, a2, b2)
+	k.Brev(d1, d1)
+	k.Brev(d2, d2)
+	k.Clz(d1, d1)
+	k.Clz(d2, d2)
+	k.Note("equal low bits of each xor; 32 when the words are equal")
+	k.Shr(d1, d1, ptx.Imm(3))
+	k.Shr(d2, d2, ptx.Imm(3))
+	k.Add(n, d2, ptx.Imm(8))
+	first := k.NewPred()
+	k.SetpU(ptx.LT, first, d1, ptx.Imm(4))
+	k.Add(d1, d1, ptx.Imm(4))
+	k.Selp(n, d1, n, first)
+	k.Sub(maxL, ptx.Imm(matchEnd), p)
+	k.MinU(n, n, maxL)
+	return n
+}
+
+// shortCap is the longest length shortLength finds.
+const shortCap = 12
+
+// extend completes length, the match at mp with the offset as
+// shortLength found it (PARSE-4): when it reached shortCap before the
+// bound, the warp compares 128 bytes per step, 4 per lane.
+func (k *pageKernel) extend(length, mp, offset ptx.Reg) {
+	k.Comment("PARSE-4: a match of 12 bytes or more goes on 128 bytes a step; a lane stops at a mismatch or at p+L = 4091")
+	done := k.NewLabel("extended")
+	maxL, off := k.NewReg32(), k.NewReg32()
+	short, bounded := k.NewPred(), k.NewPred()
 	k.Sub(maxL, ptx.Imm(matchEnd), mp)
-	k.Cvt64(pa, mp)
-	k.Add(pa, pa, k.pg)
-	k.Cvt64(pb, mc)
-	k.Add(pb, pb, k.pg)
-	k.Mov(off, ptx.Imm(4))
-	step, done := k.NewLabel("extend"), k.NewLabel("extended")
+	k.SetpU(ptx.LT, short, length, ptx.Imm(shortCap))
+	k.SetpU(ptx.GE, bounded, length, maxL)
+	k.OrPred(short, short, bounded)
+	k.If(short).BraUni(done)
+	mc, lane4, i, a, b, e, lim, stops := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+	k.Sub(mc, mp, offset)
+	k.Shl(lane4, k.lane, ptx.Imm(2))
+	k.Mov(off, ptx.Imm(shortCap))
+	step := k.NewLabel("extend")
 	k.Place(step)
-	inside, stop := k.NewPred(), k.NewPred()
-	k.Add(i, off, k.lane)
-	k.SetpU(ptx.LT, inside, i, maxL)
-	k.Selp(i, i, ptx.Imm(0), inside)
-	k.Note("keep the loads inside the page")
-	k.Cvt64(ai, i)
-	k.Add(aa, ai, pa)
-	k.Ld(ptx.Shared, "u8", a, ptx.At(aa, 0))
-	k.Add(ai, ai, pb)
-	k.Ld(ptx.Shared, "u8", b, ptx.At(ai, 0))
-	k.Selp(a, a, ptx.Imm(256), inside)
-	k.Note("a lane at p+L = 4091 stops: 256 is no byte")
-	k.SetpU(ptx.NE, stop, a, b)
+	k.Add(i, off, lane4)
+	k.Add(a, mp, i)
+	k.pageWord(a, a)
+	k.Add(b, mc, i)
+	k.pageWord(b, b)
+	k.Xor(e, a, b)
+	k.Brev(e, e)
+	k.Clz(e, e)
+	k.Shr(e, e, ptx.Imm(3))
+	k.Sub(lim, maxL, i)
+	k.MaxS(lim, lim, ptx.Imm(0))
+	k.MinS(e, e, lim)
+	k.Note("the equal bytes of this lane's 4, none past the bound")
+	stop := k.NewPred()
+	k.SetpU(ptx.LT, stop, e, ptx.Imm(4))
 	k.Ballot(stops, stop, ptx.FullMask)
 	k.SetpU(ptx.NE, stop, stops, ptx.Imm(0))
-	k.If(stop).BraUni(done)
-	k.Add(off, off, ptx.Imm(32))
-	k.BraUni(step)
+	k.Add(off, off, ptx.Imm(128))
+	k.IfNot(stop).BraUni(step)
+	s := k.NewReg32()
+	k.lowestLane(s, stops)
+	k.ShflIdx(e, e, s, ptx.Imm(31), ptx.FullMask)
+	k.Mad(length, s, ptx.Imm(4), e)
+	k.Add(length, length, off)
+	k.Sub(length, length, ptx.Imm(128))
 	k.Place(done)
-	k.lowestLane(i, stops)
-	k.Add(off, off, i)
-	return off
+}
+
+// pageWord sets dst to u32(pos) of the page copy for any pos: a position
+// past 4088 reads the page's last 8 bytes instead, which only lanes past a
+// match's bound do.
+func (k *pageKernel) pageWord(dst, pos ptx.Reg) {
+	w, sh, lo, hi := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+	addr := k.NewReg64()
+	k.And(w, pos, ptx.Hex(0xfffffffc))
+	k.MinU(w, w, ptx.Imm(PageSize-8))
+	k.Cvt64(addr, w)
+	k.Add(addr, addr, k.pg)
+	k.Ld(ptx.Shared, "u32", lo, ptx.At(addr, 0))
+	k.Ld(ptx.Shared, "u32", hi, ptx.At(addr, 4))
+	k.And(sh, pos, ptx.Imm(3))
+	k.Shl(sh, sh, ptx.Imm(3))
+	k.ShfR(dst, lo, hi, sh)
 }
 
 // extCount sets dst to extBytes(v).
@@ -403,10 +481,11 @@ func (k *pageKernel) extCount(dst, v ptx.Reg) {
 // 32s+l, computed from the lengths, so that every store is coalesced. A
 // sequence that would bring the block to OutSlot bytes jumps to raw (PAGE-5).
 // The last sequence (hasMatch false) has no offset and no match length.
-// Both paths end with tail, which must leave (a branch or ret).
-func (k *pageKernel) sequence(litLen, offset, ml4 ptx.Reg, hasMatch bool, tail func()) {
+// lit is literalByte at the cursor. Both paths end with tail, which must
+// leave (a branch or ret).
+func (k *pageKernel) sequence(litLen, offset, ml4, lit ptx.Reg, hasMatch bool, tail func()) {
 	long := k.NewLabel("long_seq")
-	k.shortSequence(litLen, offset, ml4, hasMatch, long)
+	k.shortSequence(litLen, offset, ml4, lit, hasMatch, long)
 	tail()
 	k.Place(long)
 	k.longSequence(litLen, offset, ml4, hasMatch)
@@ -418,7 +497,7 @@ func (k *pageKernel) sequence(litLen, offset, ml4 ptx.Reg, hasMatch bool, tail f
 // per lane, no extension bytes. Other sequences jump to long. It is
 // longSequence's result for these lengths in fewer steps: most sequences
 // of text-like pages are short.
-func (k *pageKernel) shortSequence(litLen, offset, ml4 ptx.Reg, hasMatch bool, long ptx.Label) {
+func (k *pageKernel) shortSequence(litLen, offset, ml4, lit ptx.Reg, hasMatch bool, long ptx.Label) {
 	k.Comment("PARSE-7, short sequence: token, literals, offset; one byte per lane")
 	short := k.NewPred()
 	if hasMatch {
@@ -444,29 +523,40 @@ func (k *pageKernel) shortSequence(litLen, offset, ml4 ptx.Reg, hasMatch bool, l
 	} else {
 		k.Shl(token, litLen, ptx.Imm(4))
 	}
-	v := k.NewReg32()
-	inLit, q := k.NewPred(), k.NewPred()
-	addr := k.NewReg64()
-	k.SetpU(ptx.LT, inLit, k.laneM1, litLen)
 	k.Note("byte j of the sequence, j = lane: literal j-1 for 1 <= j <= litLen")
-	k.Cvt64(addr, k.cursor)
-	k.Add(addr, addr, k.pgLaneM1)
-	k.Mov(v, ptx.Imm(0))
-	k.If(inLit).Ld(ptx.Shared, "u8", v, ptx.At(addr, 0))
+	v := lit
 	if hasMatch {
+		inLit := k.NewPred()
 		sh, x := k.NewReg32(), k.NewReg32()
+		k.SetpU(ptx.LT, inLit, k.laneM1, litLen)
 		k.Sub(sh, k.laneM1, litLen)
 		k.Shl(sh, sh, ptx.Imm(3))
 		k.Shr(x, offset, sh)
 		k.Note("bytes litLen+1 and litLen+2: the offset, little-endian (st.u8 keeps the low byte)")
-		k.Selp(v, v, x, inLit)
+		v = k.NewReg32()
+		k.Selp(v, lit, x, inLit)
 	}
-	k.Selp(v, token, v, k.isLane0)
+	q := k.NewPred()
+	addr := k.NewReg64()
+	k.Selp(token, token, v, k.isLane0)
 	k.SetpU(ptx.LT, q, k.lane, need)
 	k.Cvt64(addr, k.out)
 	k.Add(addr, addr, k.dstLane)
-	k.If(q).St(ptx.Global, "u8", ptx.At(addr, 0), v)
+	k.If(q).St(ptx.Global, "u8", ptx.At(addr, 0), token)
 	k.Mov(k.out, total)
+}
+
+// literalByte sets dst to page[cursor+lane-1], the byte that lane writes
+// in a short sequence, loaded before the sequence's lengths are known. A
+// lane whose position falls outside the page reads the page's last byte.
+func (k *pageKernel) literalByte(dst, cursor ptx.Reg) {
+	x := k.NewReg32()
+	addr := k.NewReg64()
+	k.Add(x, cursor, k.laneM1)
+	k.MinU(x, x, ptx.Imm(PageSize-1))
+	k.Cvt64(addr, x)
+	k.Add(addr, addr, k.pg)
+	k.Ld(ptx.Shared, "u8", dst, ptx.At(addr, 0))
 }
 
 // longSequence writes any sequence, 32 bytes per step.
