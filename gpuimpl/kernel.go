@@ -223,41 +223,20 @@ func (k *pageKernel) parse() {
 	k.Mov(k.out, ptx.Imm(0))
 	group, selectMatch, nextGroup := k.NewLabel("group"), k.NewLabel("select"), k.NewLabel("next_group")
 
+	cur, next1, next2 := k.NewReg32(), k.NewReg32(), k.NewReg32()
+	k.WarpSync(ptx.FullMask)
+	k.Note("the page copy is complete")
+	k.groupWords(k.base, cur, next1, next2)
+	curAhead, next1Ahead, next2Ahead := k.NewReg32(), k.NewReg32(), k.NewReg32()
+
 	k.Place(group)
 	k.Comment("a group: lane l visits position base+l (PARSE-2)")
 	k.WarpSync(ptx.FullMask)
 	k.Note("the previous group's table writes (or the clear) are visible")
-	p, cur, h, key := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+	p, h, key := k.NewReg32(), k.NewReg32(), k.NewReg32()
 	valid := k.NewPred()
 	k.Add(p, k.base, k.lane)
 	k.SetpU(ptx.LE, valid, p, ptx.Imm(lastPos))
-	var next1, next2 ptx.Reg // u32(p+4) and u32(p+8), for the lane's own match length
-	{
-		// u32(p), u32(p+4) and u32(p+8) from the aligned words at p&^3 and
-		// after: base is a multiple of 32, so p&^3 = base + (lane&^3) and the
-		// shift is 8·(lane&3). Both addresses stay inside the page: a valid
-		// lane p <= 4084 reads exactly its words, except p = 4084's last two
-		// (its match ends by p+7); a lane past the last position reads words
-		// it does not use.
-		w0, w1, w2, w3, x := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
-		addr := k.NewReg64()
-		next1, next2 = k.NewReg32(), k.NewReg32()
-		k.Add(h, k.base, k.laneWord)
-		k.MinU(x, h, ptx.Imm(PageSize-8))
-		k.Cvt64(addr, x)
-		k.Add(addr, addr, k.pg)
-		k.Ld(ptx.Shared, "u32", w0, ptx.At(addr, 0))
-		k.Ld(ptx.Shared, "u32", w1, ptx.At(addr, 4))
-		k.Add(x, h, ptx.Imm(8))
-		k.MinU(x, x, ptx.Imm(PageSize-8))
-		k.Cvt64(addr, x)
-		k.Add(addr, addr, k.pg)
-		k.Ld(ptx.Shared, "u32", w2, ptx.At(addr, 0))
-		k.Ld(ptx.Shared, "u32", w3, ptx.At(addr, 4))
-		k.ShfR(cur, w0, w1, k.laneShift)
-		k.ShfR(next1, w1, w2, k.laneShift)
-		k.ShfR(next2, w2, w3, k.laneShift)
-	}
 	k.Mul(h, cur, ptx.Imm(hashPrime))
 	k.Shr(h, h, ptx.Imm(32-12))
 	k.Note("PARSE-1")
@@ -270,6 +249,12 @@ func (k *pageKernel) parse() {
 	k.Add(slot, slot, k.table)
 	k.Ld(ptx.Shared, "u16", entry, ptx.At(slot, 0))
 	k.Note("the table before the group's update")
+	{
+		next := k.NewReg32()
+		k.Add(next, k.base, ptx.Imm(32))
+		k.groupWords(next, curAhead, next1Ahead, next2Ahead)
+		k.Note("the next group's words, loaded while this group waits on the table")
+	}
 	k.And(earlier, peers, k.lanesBelow)
 	k.Bfind(cand, earlier)
 	k.Add(cand, cand, k.base)
@@ -355,6 +340,9 @@ func (k *pageKernel) parse() {
 
 	k.Place(nextGroup)
 	more := k.NewPred()
+	k.Mov(cur, curAhead)
+	k.Mov(next1, next1Ahead)
+	k.Mov(next2, next2Ahead)
 	k.Add(k.base, k.base, ptx.Imm(32))
 	k.SetpU(ptx.LE, more, k.base, ptx.Imm(lastPos))
 	k.If(more).BraUni(group)
@@ -369,6 +357,33 @@ func (k *pageKernel) parse() {
 		k.If(k.isLane0).St(ptx.Global, "u32", ptx.At(k.metaAddr, 0), code)
 		k.Ret()
 	})
+}
+
+// groupWords sets cur, next1 and next2 to u32(p), u32(p+4) and u32(p+8)
+// of each lane's position p = base+lane, from the aligned words at p&^3
+// and after: base is a multiple of 32, so p&^3 = base + (lane&^3) and the
+// shift is 8·(lane&3). Both addresses stay inside the page: a valid lane
+// p <= 4084 reads exactly its words, except p = 4084's last two (its match
+// ends by p+7); a lane past the last position, or of the group after the
+// last, reads words it does not use.
+func (k *pageKernel) groupWords(base, cur, next1, next2 ptx.Reg) {
+	w0, w1, w2, w3, w, x := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+	addr := k.NewReg64()
+	k.Add(w, base, k.laneWord)
+	k.MinU(x, w, ptx.Imm(PageSize-8))
+	k.Cvt64(addr, x)
+	k.Add(addr, addr, k.pg)
+	k.Ld(ptx.Shared, "u32", w0, ptx.At(addr, 0))
+	k.Ld(ptx.Shared, "u32", w1, ptx.At(addr, 4))
+	k.Add(x, w, ptx.Imm(8))
+	k.MinU(x, x, ptx.Imm(PageSize-8))
+	k.Cvt64(addr, x)
+	k.Add(addr, addr, k.pg)
+	k.Ld(ptx.Shared, "u32", w2, ptx.At(addr, 0))
+	k.Ld(ptx.Shared, "u32", w3, ptx.At(addr, 4))
+	k.ShfR(cur, w0, w1, k.laneShift)
+	k.ShfR(next1, w1, w2, k.laneShift)
+	k.ShfR(next2, w2, w3, k.laneShift)
 }
 
 // shortLength returns each lane's match length as far as its next 8 bytes

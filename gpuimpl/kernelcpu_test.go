@@ -357,8 +357,8 @@ func TestKernelWarpSyncsAreNeeded(t *testing.T) {
 			t.Logf("without line %d: %v", i+1, err)
 		}
 	}
-	if syncs != 2 {
-		t.Errorf("the kernel has %d bar.warp.sync, the test expects 2", syncs)
+	if syncs != 3 {
+		t.Errorf("the kernel has %d bar.warp.sync, the test expects 3", syncs)
 	}
 }
 
