@@ -102,15 +102,24 @@ func warpModel(page *[PageSize]byte) (kind uint32, out []byte) {
 			m := uint32(bits.TrailingZeros32(elig))
 			mp, mc := base+m, cand[m]
 			maxL := uint32(PageSize-reference.LastLiterals) - mp
-			length := uint32(0)
-			for off := uint32(reference.MinMatch); ; off += warp {
-				stop := ballot(func(l int) bool {
-					i := off + uint32(l)
-					return i >= maxL || page[mp+i] != page[mc+i]
-				})
-				if stop != 0 {
-					length = off + uint32(bits.TrailingZeros32(stop))
-					break
+			// shortLength: the lane's own 8 bytes after the first 4.
+			length := uint32(reference.MinMatch)
+			for length < shortCap && page[mp+length] == page[mc+length] {
+				length++
+			}
+			length = min(length, maxL)
+			// extend: 4 bytes per lane, 128 a step, from shortCap on.
+			for off := uint32(shortCap); length == off && off < maxL; off += 4 * warp {
+				for l := range uint32(warp) {
+					i := off + 4*l
+					e := uint32(0)
+					for e < 4 && i+e < maxL && page[mp+i+e] == page[mc+i+e] {
+						e++
+					}
+					length = i + e
+					if e < 4 {
+						break
+					}
 				}
 			}
 			n, fits := modelSequence(slot, outLen, page, cursor, mp-cursor, mp-mc, length, true)
