@@ -329,14 +329,27 @@ func (k *pageKernel) parse() {
 	k.Add(mp, k.base, m)
 	k.ShflIdx(offset, laneOffset, m, ptx.Imm(31), ptx.FullMask)
 	k.ShflIdx(length, laneLen, m, ptx.Imm(31), ptx.FullMask)
-	k.extend(length, mp, offset)
-	litLen, ml4 := k.NewReg32(), k.NewReg32()
+	litLen, ml4, maxL := k.NewReg32(), k.NewReg32(), k.NewReg32()
 	k.Sub(litLen, mp, k.cursor)
 	k.Sub(ml4, length, ptx.Imm(4))
-	k.sequence(litLen, offset, ml4, lit, true, func() {
+	k.Sub(maxL, ptx.Imm(matchEnd), mp)
+	unsure, bounded := k.NewPred(), k.NewPred()
+	k.SetpU(ptx.GE, unsure, length, ptx.Imm(shortCap))
+	k.SetpU(ptx.LT, bounded, length, maxL)
+	k.AndPred(unsure, unsure, bounded)
+	k.Note("a length of 12 short of the bound may go on")
+	next := func() {
 		k.Add(k.cursor, mp, length)
 		k.BraUni(selectMatch)
-	})
+	}
+	other := k.NewLabel("other_seq")
+	k.shortSequence(litLen, offset, ml4, lit, true, other, unsure)
+	next()
+	k.Place(other)
+	k.Comment("a match that may go on, or a sequence that is long or reaches the raw threshold")
+	k.extend(length, mp, offset, maxL, unsure)
+	k.Sub(ml4, length, ptx.Imm(4))
+	k.sequence(litLen, offset, ml4, lit, true, next)
 
 	k.Place(nextGroup)
 	more := k.NewPred()
@@ -418,18 +431,14 @@ func (k *pageKernel) shortLength(p, a1, b1, a2, b2 ptx.Reg) ptx.Reg {
 const shortCap = 12
 
 // extend completes length, the match at mp with the offset as
-// shortLength found it (PARSE-4): when it reached shortCap before the
-// bound, the warp compares 128 bytes per step, 4 per lane.
-func (k *pageKernel) extend(length, mp, offset ptx.Reg) {
+// shortLength found it (PARSE-4): when it may go on (unsure: shortCap
+// reached before the bound maxL), the warp compares 128 bytes per step, 4
+// per lane.
+func (k *pageKernel) extend(length, mp, offset, maxL, unsure ptx.Reg) {
 	k.Comment("PARSE-4: a match of 12 bytes or more goes on 128 bytes a step; a lane stops at a mismatch or at p+L = 4091")
 	done := k.NewLabel("extended")
-	maxL, off := k.NewReg32(), k.NewReg32()
-	short, bounded := k.NewPred(), k.NewPred()
-	k.Sub(maxL, ptx.Imm(matchEnd), mp)
-	k.SetpU(ptx.LT, short, length, ptx.Imm(shortCap))
-	k.SetpU(ptx.GE, bounded, length, maxL)
-	k.OrPred(short, short, bounded)
-	k.If(short).BraUni(done)
+	off := k.NewReg32()
+	k.IfNot(unsure).BraUni(done)
 	mc, lane4, i, a, b, e, lim, stops := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
 	k.Sub(mc, mp, offset)
 	k.Shl(lane4, k.lane, ptx.Imm(2))
@@ -500,7 +509,7 @@ func (k *pageKernel) extCount(dst, v ptx.Reg) {
 // leave (a branch or ret).
 func (k *pageKernel) sequence(litLen, offset, ml4, lit ptx.Reg, hasMatch bool, tail func()) {
 	long := k.NewLabel("long_seq")
-	k.shortSequence(litLen, offset, ml4, lit, hasMatch, long)
+	k.shortSequence(litLen, offset, ml4, lit, hasMatch, long, ptx.Reg{})
 	tail()
 	k.Place(long)
 	k.longSequence(litLen, offset, ml4, hasMatch)
@@ -512,27 +521,37 @@ func (k *pageKernel) sequence(litLen, offset, ml4, lit ptx.Reg, hasMatch bool, t
 // per lane, no extension bytes. Other sequences jump to long. It is
 // longSequence's result for these lengths in fewer steps: most sequences
 // of text-like pages are short.
-func (k *pageKernel) shortSequence(litLen, offset, ml4, lit ptx.Reg, hasMatch bool, long ptx.Label) {
+//
+// With elsewhere (a predicate) set, a sequence for which it holds, or that
+// would reach OutSlot, also jumps to long, in one branch: long then takes
+// the general path, raw included.
+func (k *pageKernel) shortSequence(litLen, offset, ml4, lit ptx.Reg, hasMatch bool, long ptx.Label, elsewhere ptx.Reg) {
 	k.Comment("PARSE-7, short sequence: token, literals, offset; one byte per lane")
-	short := k.NewPred()
+	both := litLen
 	if hasMatch {
-		both := k.NewReg32()
+		both = k.NewReg32()
 		k.MaxU(both, litLen, ml4)
-		k.SetpU(ptx.LT, short, both, ptx.Imm(15))
-	} else {
-		k.SetpU(ptx.LT, short, litLen, ptx.Imm(15))
 	}
-	k.IfNot(short).BraUni(long)
 	need, total, token := k.NewReg32(), k.NewReg32(), k.NewReg32()
-	over := k.NewPred()
+	over, notShort := k.NewPred(), k.NewPred()
 	extra := int64(1)
 	if hasMatch {
 		extra = 3
 	}
+	k.SetpU(ptx.GE, notShort, both, ptx.Imm(15))
+	if elsewhere == (ptx.Reg{}) {
+		k.If(notShort).BraUni(long)
+	}
 	k.Add(need, litLen, ptx.Imm(extra))
 	k.Add(total, k.out, need)
 	k.SetpU(ptx.GT, over, total, ptx.Imm(maxPayload))
-	k.If(over).BraUni(k.raw)
+	if elsewhere == (ptx.Reg{}) {
+		k.If(over).BraUni(k.raw)
+	} else {
+		k.OrPred(over, over, notShort)
+		k.OrPred(over, over, elsewhere)
+		k.If(over).BraUni(long)
+	}
 	if hasMatch {
 		k.Mad(token, litLen, ptx.Imm(16), ml4)
 	} else {
