@@ -313,17 +313,23 @@ func (k *pageKernel) parse() {
 
 	k.Place(selectMatch)
 	k.Comment("PARSE-5: the lowest matching lane at or after the cursor")
-	lit, rel, elig := k.NewReg32(), k.NewReg32(), k.NewReg32()
+	elig, none := k.NewReg32(), k.NewPred()
+	eligible := func() {
+		rel := k.NewReg32()
+		k.Sub(rel, k.cursor, k.base)
+		k.MaxS(rel, rel, ptx.Imm(0))
+		k.Shl(rel, ptx.Hex(0xffffffff), rel)
+		k.Note("the lanes at or after the cursor; none when it is past the group")
+		k.And(elig, matches, rel)
+		k.SetpU(ptx.EQ, none, elig, ptx.Imm(0))
+	}
+	eligible()
+	k.If(none).BraUni(nextGroup)
+	selectBody := k.NewLabel("select_body")
+	k.Place(selectBody)
+	lit := k.NewReg32()
 	k.literalByte(lit, k.cursor)
 	k.Note("issued first: a short sequence's literals start at the cursor")
-	k.Sub(rel, k.cursor, k.base)
-	k.MaxS(rel, rel, ptx.Imm(0))
-	k.Shl(rel, ptx.Hex(0xffffffff), rel)
-	k.Note("the lanes at or after the cursor; none when it is past the group")
-	k.And(elig, matches, rel)
-	none := k.NewPred()
-	k.SetpU(ptx.EQ, none, elig, ptx.Imm(0))
-	k.If(none).BraUni(nextGroup)
 	m, mp, offset, length := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
 	k.lowestLane(m, elig)
 	k.Add(mp, k.base, m)
@@ -338,18 +344,11 @@ func (k *pageKernel) parse() {
 	k.SetpU(ptx.LT, bounded, length, maxL)
 	k.AndPred(unsure, unsure, bounded)
 	k.Note("a length of 12 short of the bound may go on")
-	next := func() {
-		k.Add(k.cursor, mp, length)
-		k.BraUni(selectMatch)
-	}
 	other := k.NewLabel("other_seq")
 	k.shortSequence(litLen, offset, ml4, lit, true, other, unsure)
-	next()
-	k.Place(other)
-	k.Comment("a match that may go on, or a sequence that is long or reaches the raw threshold")
-	k.extend(length, mp, offset, maxL, unsure)
-	k.Sub(ml4, length, ptx.Imm(4))
-	k.sequence(litLen, offset, ml4, lit, true, next)
+	k.Add(k.cursor, mp, length)
+	eligible()
+	k.IfNot(none).BraUni(selectBody)
 
 	k.Place(nextGroup)
 	more := k.NewPred()
@@ -361,14 +360,22 @@ func (k *pageKernel) parse() {
 	k.If(more).BraUni(group)
 
 	k.Comment("PARSE-6: the last sequence holds the remaining literals")
-	litLen = k.NewReg32()
-	k.Sub(litLen, ptx.Imm(PageSize), k.cursor)
-	code, lit := k.NewReg32(), k.NewReg32()
-	k.literalByte(lit, k.cursor)
-	k.sequence(litLen, ptx.Reg{}, ptx.Reg{}, lit, false, func() {
+	lastLits, lastLit, code := k.NewReg32(), k.NewReg32(), k.NewReg32()
+	k.Sub(lastLits, ptx.Imm(PageSize), k.cursor)
+	k.literalByte(lastLit, k.cursor)
+	k.sequence(lastLits, ptx.Reg{}, ptx.Reg{}, lastLit, false, func() {
 		k.Or(code, k.out, ptx.Imm(kindLZ4<<MetaKindShift))
 		k.If(k.isLane0).St(ptx.Global, "u32", ptx.At(k.metaAddr, 0), code)
 		k.Ret()
+	})
+
+	k.Place(other)
+	k.Comment("a match that may go on, or a sequence that is long or reaches the raw threshold")
+	k.extend(length, mp, offset, maxL, unsure)
+	k.Sub(ml4, length, ptx.Imm(4))
+	k.sequence(litLen, offset, ml4, lit, true, func() {
+		k.Add(k.cursor, mp, length)
+		k.BraUni(selectMatch)
 	})
 }
 
