@@ -314,16 +314,19 @@ func (k *pageKernel) parse() {
 	k.Place(selectMatch)
 	k.Comment("PARSE-5: the lowest matching lane at or after the cursor")
 	elig, none := k.NewReg32(), k.NewPred()
-	eligible := func() {
+	eligible := func(afterMatch bool) {
 		rel := k.NewReg32()
 		k.Sub(rel, k.cursor, k.base)
-		k.MaxS(rel, rel, ptx.Imm(0))
+		if !afterMatch {
+			k.MaxS(rel, rel, ptx.Imm(0))
+			k.Note("literals pending from earlier groups put the cursor before the group")
+		}
 		k.Shl(rel, ptx.Hex(0xffffffff), rel)
 		k.Note("the lanes at or after the cursor; none when it is past the group")
 		k.And(elig, matches, rel)
 		k.SetpU(ptx.EQ, none, elig, ptx.Imm(0))
 	}
-	eligible()
+	eligible(false)
 	k.If(none).BraUni(nextGroup)
 	selectBody := k.NewLabel("select_body")
 	k.Place(selectBody)
@@ -335,19 +338,13 @@ func (k *pageKernel) parse() {
 	k.Add(mp, k.base, m)
 	k.ShflIdx(offset, laneOffset, m, ptx.Imm(31), ptx.FullMask)
 	k.ShflIdx(length, laneLen, m, ptx.Imm(31), ptx.FullMask)
-	litLen, ml4, maxL := k.NewReg32(), k.NewReg32(), k.NewReg32()
+	litLen, ml4 := k.NewReg32(), k.NewReg32()
 	k.Sub(litLen, mp, k.cursor)
 	k.Sub(ml4, length, ptx.Imm(4))
-	k.Sub(maxL, ptx.Imm(matchEnd), mp)
-	unsure, bounded := k.NewPred(), k.NewPred()
-	k.SetpU(ptx.GE, unsure, length, ptx.Imm(shortCap))
-	k.SetpU(ptx.LT, bounded, length, maxL)
-	k.AndPred(unsure, unsure, bounded)
-	k.Note("a length of 12 short of the bound may go on")
 	other := k.NewLabel("other_seq")
-	k.shortSequence(litLen, offset, ml4, lit, true, other, unsure)
+	k.shortSequence(litLen, offset, ml4, lit, true, other)
 	k.Add(k.cursor, mp, length)
-	eligible()
+	eligible(true)
 	k.IfNot(none).BraUni(selectBody)
 
 	k.Place(nextGroup)
@@ -371,7 +368,7 @@ func (k *pageKernel) parse() {
 
 	k.Place(other)
 	k.Comment("a match that may go on, or a sequence that is long or reaches the raw threshold")
-	k.extend(length, mp, offset, maxL, unsure)
+	k.extend(length, mp, offset)
 	k.Sub(ml4, length, ptx.Imm(4))
 	k.sequence(litLen, offset, ml4, lit, true, func() {
 		k.Add(k.cursor, mp, length)
@@ -431,21 +428,36 @@ func (k *pageKernel) shortLength(p, a1, b1, a2, b2 ptx.Reg) ptx.Reg {
 	k.Selp(n, d1, n, first)
 	k.Sub(maxL, ptx.Imm(matchEnd), p)
 	k.MinU(n, n, maxL)
+	unsure, flag := k.NewPred(), k.NewReg32()
+	k.SetpU(ptx.LT, unsure, n, maxL)
+	k.Selp(flag, ptx.Imm(mayGoOn), ptx.Imm(0), unsure)
+	k.SetpU(ptx.EQ, unsure, n, ptx.Imm(shortCap))
+	k.Selp(flag, flag, ptx.Imm(0), unsure)
+	k.Or(n, n, flag)
+	k.Note("shortCap short of the bound: the match may go on")
 	return n
 }
+
+// mayGoOn marks a length from shortLength that is only a lower bound. It
+// makes the sequence's match length field too large for shortSequence, so
+// that such a match takes the general path, which extends it, with no
+// test of its own.
+const mayGoOn = 256
 
 // shortCap is the longest length shortLength finds.
 const shortCap = 12
 
 // extend completes length, the match at mp with the offset as
-// shortLength found it (PARSE-4): when it may go on (unsure: shortCap
-// reached before the bound maxL), the warp compares 128 bytes per step, 4
-// per lane.
-func (k *pageKernel) extend(length, mp, offset, maxL, unsure ptx.Reg) {
+// shortLength found it (PARSE-4): when it may go on (mayGoOn), the warp
+// compares 128 bytes per step, 4 per lane, from shortCap on.
+func (k *pageKernel) extend(length, mp, offset ptx.Reg) {
 	k.Comment("PARSE-4: a match of 12 bytes or more goes on 128 bytes a step; a lane stops at a mismatch or at p+L = 4091")
 	done := k.NewLabel("extended")
-	off := k.NewReg32()
-	k.IfNot(unsure).BraUni(done)
+	off, maxL := k.NewReg32(), k.NewReg32()
+	final := k.NewPred()
+	k.SetpU(ptx.LT, final, length, ptx.Imm(mayGoOn))
+	k.If(final).BraUni(done)
+	k.Sub(maxL, ptx.Imm(matchEnd), mp)
 	mc, lane4, i, a, b, e, lim, stops := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
 	k.Sub(mc, mp, offset)
 	k.Shl(lane4, k.lane, ptx.Imm(2))
@@ -516,7 +528,7 @@ func (k *pageKernel) extCount(dst, v ptx.Reg) {
 // leave (a branch or ret).
 func (k *pageKernel) sequence(litLen, offset, ml4, lit ptx.Reg, hasMatch bool, tail func()) {
 	long := k.NewLabel("long_seq")
-	k.shortSequence(litLen, offset, ml4, lit, hasMatch, long, ptx.Reg{})
+	k.shortSequence(litLen, offset, ml4, lit, hasMatch, long)
 	tail()
 	k.Place(long)
 	k.longSequence(litLen, offset, ml4, hasMatch)
@@ -524,15 +536,12 @@ func (k *pageKernel) sequence(litLen, offset, ml4, lit ptx.Reg, hasMatch bool, t
 }
 
 // shortSequence writes a sequence whose lengths both fit the token (fewer
-// than 15 literals, a match length below 19): at most 17 bytes, one store
-// per lane, no extension bytes. Other sequences jump to long. It is
-// longSequence's result for these lengths in fewer steps: most sequences
-// of text-like pages are short.
-//
-// With elsewhere (a predicate) set, a sequence for which it holds, or that
-// would reach OutSlot, also jumps to long, in one branch: long then takes
-// the general path, raw included.
-func (k *pageKernel) shortSequence(litLen, offset, ml4, lit ptx.Reg, hasMatch bool, long ptx.Label, elsewhere ptx.Reg) {
+// than 15 literals, a match length below 19) and that keeps the block below
+// OutSlot bytes: at most 17 bytes, one store per lane, no extension bytes.
+// Any other sequence jumps to long, in one branch (longSequence then writes
+// it or finds the page raw). It is longSequence's result for these lengths
+// in fewer steps: most sequences of text-like pages are short.
+func (k *pageKernel) shortSequence(litLen, offset, ml4, lit ptx.Reg, hasMatch bool, long ptx.Label) {
 	k.Comment("PARSE-7, short sequence: token, literals, offset; one byte per lane")
 	both := litLen
 	if hasMatch {
@@ -540,25 +549,17 @@ func (k *pageKernel) shortSequence(litLen, offset, ml4, lit ptx.Reg, hasMatch bo
 		k.MaxU(both, litLen, ml4)
 	}
 	need, total, token := k.NewReg32(), k.NewReg32(), k.NewReg32()
-	over, notShort := k.NewPred(), k.NewPred()
+	other, notShort := k.NewPred(), k.NewPred()
 	extra := int64(1)
 	if hasMatch {
 		extra = 3
 	}
 	k.SetpU(ptx.GE, notShort, both, ptx.Imm(15))
-	if elsewhere == (ptx.Reg{}) {
-		k.If(notShort).BraUni(long)
-	}
 	k.Add(need, litLen, ptx.Imm(extra))
 	k.Add(total, k.out, need)
-	k.SetpU(ptx.GT, over, total, ptx.Imm(maxPayload))
-	if elsewhere == (ptx.Reg{}) {
-		k.If(over).BraUni(k.raw)
-	} else {
-		k.OrPred(over, over, notShort)
-		k.OrPred(over, over, elsewhere)
-		k.If(over).BraUni(long)
-	}
+	k.SetpU(ptx.GT, other, total, ptx.Imm(maxPayload))
+	k.OrPred(other, other, notShort)
+	k.If(other).BraUni(long)
 	if hasMatch {
 		k.Mad(token, litLen, ptx.Imm(16), ml4)
 	} else {
