@@ -485,6 +485,14 @@ func (e *Engine) run(pages [][PageSize]byte, host *HostPages, out []Output) (Tim
 				if err := e.copyOut(c); err != nil {
 					return t, err
 				}
+				if host != nil {
+					// Views of host's memory: the meta words are there
+					// and the payloads' place is known, so the outputs
+					// are assembled while the copy fills them.
+					if err := e.assemble(c, pages, host, out, &t); err != nil {
+						return t, err
+					}
+				}
 				copied, progress = copied+1, true
 			}
 		}
@@ -666,8 +674,8 @@ func (e *Engine) copyOut(c *chunk) error {
 	return c.ev[evCopied].Record(s.stream)
 }
 
-// finish adds a copied chunk's stage times and assembles its pages'
-// outputs: copies of them, or views of host's memory (RT-8).
+// finish adds a copied chunk's stage times and, without host, assembles
+// its pages' outputs.
 func (e *Engine) finish(c *chunk, pages [][PageSize]byte, host *HostPages, out []Output, t *Timings) error {
 	for _, st := range []struct {
 		from, to int
@@ -689,6 +697,16 @@ func (e *Engine) finish(c *chunk, pages [][PageSize]byte, host *HostPages, out [
 		}
 		e.onChunk(c.lo, c.n, at)
 	}
+	if host != nil {
+		return nil
+	}
+	return e.assemble(c, pages, host, out, t)
+}
+
+// assemble makes the outputs of chunk c's pages from its meta words and
+// packed payloads (RT-8): copies of them without host, views of host's
+// memory with it.
+func (e *Engine) assemble(c *chunk, pages [][PageSize]byte, host *HostPages, out []Output, t *Timings) error {
 	start := time.Now()
 	err := assemble(out[c.lo:c.lo+c.n], pages[c.lo:c.lo+c.n], c.hMeta, c.hDst[:c.packed], host == nil)
 	t.Assemble += time.Since(start)

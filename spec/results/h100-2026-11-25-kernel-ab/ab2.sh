@@ -1,0 +1,23 @@
+#!/bin/bash
+# A/B of host-side pipeline variants: EndToEnd gpubuf and the Pipeline timelines.
+O=$OUT/ab2; mkdir -p $O
+nvidia-smi --query-gpu=name,driver_version --format=csv > $O/device.txt
+cd build/ab
+g=/tmp/lz4warp-goroot
+mkdir -p "$g/src" "$g/doc" "$g/bin" "$g/pkg/tool"
+find /usr/local/cuda/include /usr/include -type f \( -name '*.h' -o -name '*.hpp' -o -name '*.cuh' \) 2>/dev/null | sort | while read -r f; do cp "$f" "$g/src/$(echo "${f#/}" | tr / _).txt"; done
+find -L /usr/local/cuda/bin -maxdepth 1 -type f -perm -u+x 2>/dev/null | sort | while read -r f; do cp "$f" "$g/bin/"; done
+export GOROOT=$g
+date -u > $O/start.txt
+(cd $GPUIMPL && timeout 100 ./gpuimpl.test -test.v -test.count=1 -test.run "TestEngine" > $O/gpuimpl.log 2>&1; echo "rc $?" >> $O/gpuimpl.log)
+grep -E "^(--- FAIL|ok|PASS|FAIL)" $O/gpuimpl.log | head
+for round in 1 2; do
+  for v in $VARIANTS; do
+    echo "=== $v round $round $(date -u +%T)" >> $O/e2e.txt
+    timeout 100 ./$v/lz4warp.test -test.run '^$' -test.bench "EndToEnd/gpubuf/$SETS/" -test.benchtime 20x -batches=$BATCHES >> $O/e2e.txt 2>&1
+    echo "=== $v round $round $(date -u +%T)" >> $O/pipeline.txt
+    timeout 100 ./$v/gpuimpl.test -test.run '^$' -test.bench "Pipeline" -test.benchtime 20x -test.v >> $O/pipeline.txt 2>&1
+  done
+done
+date -u >> $O/start.txt
+grep -c Benchmark $O/e2e.txt
