@@ -243,7 +243,8 @@ func median(d []time.Duration) time.Duration {
 // allocated page-locked by the driver (64MiB), and from Go memory and from
 // memory mapped with transparent huge pages, both page-locked with
 // cuMemHostRegister as PageBuffer does (64MiB-registered,
-// 64MiB-registered-thp).
+// 64MiB-registered-thp), and the same 64 MiB of Go memory in back-to-back
+// copies of the sizes of the engine's chunks (64MiB-registered-in-*).
 func BenchmarkPinnedH2D(b *testing.B) {
 	const size = 64 << 20
 	c, err := cudart.NewContext(0)
@@ -278,9 +279,16 @@ func BenchmarkPinnedH2D(b *testing.B) {
 	start, _ := c.NewEvent()
 	end, _ := c.NewEvent()
 	for _, src := range []struct {
-		name string
-		mem  []byte
-	}{{"64MiB", host.Bytes}, {"64MiB-registered", goMem}, {"64MiB-registered-thp", thp}} {
+		name  string
+		mem   []byte
+		piece int // the copy's size: the 64 MiB go in back-to-back copies of piece bytes
+	}{
+		{"64MiB", host.Bytes, size}, {"64MiB-registered", goMem, size}, {"64MiB-registered-thp", thp, size},
+		// As the engine's chunks go: copies of 8,192, 2,048 and 512 pages.
+		{"64MiB-registered-in-32MiB-copies", goMem, 32 << 20},
+		{"64MiB-registered-in-8MiB-copies", goMem, 8 << 20},
+		{"64MiB-registered-in-2MiB-copies", goMem, 2 << 20},
+	} {
 		b.Run(src.name, func(b *testing.B) {
 			for i := range src.mem {
 				src.mem[i] = byte(i)
@@ -289,8 +297,10 @@ func BenchmarkPinnedH2D(b *testing.B) {
 				if err := start.Record(s); err != nil {
 					b.Fatal(err)
 				}
-				if err := s.CopyHtoD(dev, src.mem); err != nil {
-					b.Fatal(err)
+				for off := 0; off < size; off += src.piece {
+					if err := s.CopyHtoD(dev+cudart.DevicePtr(off), src.mem[off:off+src.piece]); err != nil {
+						b.Fatal(err)
+					}
 				}
 				if err := end.Record(s); err != nil {
 					b.Fatal(err)
