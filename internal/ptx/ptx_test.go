@@ -115,6 +115,7 @@ func formsKernel(sm int) *Module {
 	k.Ld(Shared, "u32", c, AtSym(smem, 4))
 	k.St(Shared, "u8", At(sh, 0), a)
 	k.St(Shared, "u16", At(sh, 2), b)
+	k.StAnyLane("u16", At(sh, 2), b)
 	k.St(Shared, "u32", At(sh, 4), c)
 	k.WarpSync(FullMask)
 	k.BarSync(Imm(0))

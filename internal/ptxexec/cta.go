@@ -976,6 +976,9 @@ func (w *warp) store(in *inst, l int, addr uint64, v []byte) error {
 			return w.memFault(in, l, at, ErrSharedRace, "byte written by warp %d with no bar.sync between", st.owner-1)
 		}
 		if st.stamp == c.serial {
+			if in.anyLane {
+				continue // a lower lane of this relaxed store has written it: it wins
+			}
 			if c.shared[at] != x {
 				return w.memFault(in, l, at, ErrSharedRace, "lane %d of this store wrote a different value", st.wLane)
 			}

@@ -95,72 +95,74 @@ const (
 // operand letters (see decodeOperand), and for memory and setp forms the
 // space, width and comparison.
 type formSpec struct {
-	op    opcode
-	sig   string
-	space uint8
-	width uint8
-	cmp   uint8
+	op      opcode
+	sig     string
+	anyLane bool // a relaxed store: lanes may store different values at one address
+	space   uint8
+	width   uint8
+	cmp     uint8
 }
 
 // formTable maps every instruction form the executor implements to its
 // decoding. It is the executor's half of the contract with ptx.Opcodes().
 var formTable = map[string]formSpec{
-	"mov.u32":              {op: opMov32, sig: "rS"},
-	"mov.u64":              {op: opMov64, sig: "dY"},
-	"cvt.u64.u32":          {op: opCvt64from32, sig: "dX"},
-	"cvt.u32.u64":          {op: opCvt32from64, sig: "rE"},
-	"cvta.to.global.u64":   {op: opCvtaGlobal, sig: "dE"},
-	"cvta.shared.u64":      {op: opCvtaShared, sig: "dZ"},
-	"ld.u32":               {op: opLd, sig: "ra", space: spaceGeneric, width: 4},
-	"st.u32":               {op: opSt, sig: "aX", space: spaceGeneric, width: 4},
-	"add.u32":              {op: opAdd32, sig: "rRR"},
-	"sub.u32":              {op: opSub32, sig: "rRR"},
-	"mul.lo.u32":           {op: opMulLo32, sig: "rRR"},
-	"mad.lo.u32":           {op: opMadLo32, sig: "rRRR"},
-	"mul.wide.u32":         {op: opMulWide32, sig: "dRR"},
-	"add.u64":              {op: opAdd64, sig: "dDD"},
-	"shl.b32":              {op: opShl32, sig: "rRR"},
-	"shr.u32":              {op: opShr32, sig: "rRR"},
-	"and.b32":              {op: opAnd32, sig: "rRR"},
-	"or.b32":               {op: opOr32, sig: "rRR"},
-	"xor.b32":              {op: opXor32, sig: "rRR"},
-	"not.b32":              {op: opNot32, sig: "rX"},
-	"neg.s32":              {op: opNeg32, sig: "rX"},
-	"min.u32":              {op: opMinU32, sig: "rRR"},
-	"max.u32":              {op: opMaxU32, sig: "rRR"},
-	"min.s32":              {op: opMinS32, sig: "rRR"},
-	"max.s32":              {op: opMaxS32, sig: "rRR"},
-	"selp.b32":             {op: opSelp32, sig: "rRRq"},
-	"shf.r.clamp.b32":      {op: opShfRClamp, sig: "rXXR"},
-	"bfind.u32":            {op: opBfind, sig: "rX"},
-	"brev.b32":             {op: opBrev, sig: "rX"},
-	"clz.b32":              {op: opClz, sig: "rX"},
-	"popc.b32":             {op: opPopc, sig: "rX"},
-	"and.pred":             {op: opAndPred, sig: "pqq"},
-	"or.pred":              {op: opOrPred, sig: "pqq"},
-	"not.pred":             {op: opNotPred, sig: "pq"},
-	"ld.param.u64":         {op: opLdParam64, sig: "da", space: spaceParam, width: 8},
-	"ld.global.u8":         {op: opLd, sig: "ra", space: spaceGlobal, width: 1},
-	"ld.global.u32":        {op: opLd, sig: "ra", space: spaceGlobal, width: 4},
-	"ld.global.v4.u32":     {op: opLdV4, sig: "va", space: spaceGlobal, width: 16},
-	"st.global.u8":         {op: opSt, sig: "aX", space: spaceGlobal, width: 1},
-	"st.global.u32":        {op: opSt, sig: "aX", space: spaceGlobal, width: 4},
-	"ld.shared.u8":         {op: opLd, sig: "ra", space: spaceShared, width: 1},
-	"ld.shared.u16":        {op: opLd, sig: "ra", space: spaceShared, width: 2},
-	"ld.shared.u32":        {op: opLd, sig: "ra", space: spaceShared, width: 4},
-	"st.global.v4.u32":     {op: opStV4, sig: "aV", space: spaceGlobal, width: 16},
-	"st.shared.u8":         {op: opSt, sig: "aX", space: spaceShared, width: 1},
-	"st.shared.u16":        {op: opSt, sig: "aX", space: spaceShared, width: 2},
-	"st.shared.u32":        {op: opSt, sig: "aX", space: spaceShared, width: 4},
-	"st.shared.v4.u32":     {op: opStV4, sig: "aV", space: spaceShared, width: 16},
-	"match.any.sync.b32":   {op: opMatchAny, sig: "rRm"},
-	"vote.sync.ballot.b32": {op: opBallot, sig: "rPm"},
-	"shfl.sync.idx.b32":    {op: opShflIdx, sig: "rRRRm"},
-	"bar.warp.sync":        {op: opWarpSync, sig: "m"},
-	"bar.sync":             {op: opBarSync, sig: "R"},
-	"bra":                  {op: opBra, sig: "l"},
-	"bra.uni":              {op: opBraUni, sig: "l"},
-	"ret":                  {op: opRet, sig: ""},
+	"mov.u32":                   {op: opMov32, sig: "rS"},
+	"mov.u64":                   {op: opMov64, sig: "dY"},
+	"cvt.u64.u32":               {op: opCvt64from32, sig: "dX"},
+	"cvt.u32.u64":               {op: opCvt32from64, sig: "rE"},
+	"cvta.to.global.u64":        {op: opCvtaGlobal, sig: "dE"},
+	"cvta.shared.u64":           {op: opCvtaShared, sig: "dZ"},
+	"ld.u32":                    {op: opLd, sig: "ra", space: spaceGeneric, width: 4},
+	"st.u32":                    {op: opSt, sig: "aX", space: spaceGeneric, width: 4},
+	"add.u32":                   {op: opAdd32, sig: "rRR"},
+	"sub.u32":                   {op: opSub32, sig: "rRR"},
+	"mul.lo.u32":                {op: opMulLo32, sig: "rRR"},
+	"mad.lo.u32":                {op: opMadLo32, sig: "rRRR"},
+	"mul.wide.u32":              {op: opMulWide32, sig: "dRR"},
+	"add.u64":                   {op: opAdd64, sig: "dDD"},
+	"shl.b32":                   {op: opShl32, sig: "rRR"},
+	"shr.u32":                   {op: opShr32, sig: "rRR"},
+	"and.b32":                   {op: opAnd32, sig: "rRR"},
+	"or.b32":                    {op: opOr32, sig: "rRR"},
+	"xor.b32":                   {op: opXor32, sig: "rRR"},
+	"not.b32":                   {op: opNot32, sig: "rX"},
+	"neg.s32":                   {op: opNeg32, sig: "rX"},
+	"min.u32":                   {op: opMinU32, sig: "rRR"},
+	"max.u32":                   {op: opMaxU32, sig: "rRR"},
+	"min.s32":                   {op: opMinS32, sig: "rRR"},
+	"max.s32":                   {op: opMaxS32, sig: "rRR"},
+	"selp.b32":                  {op: opSelp32, sig: "rRRq"},
+	"shf.r.clamp.b32":           {op: opShfRClamp, sig: "rXXR"},
+	"bfind.u32":                 {op: opBfind, sig: "rX"},
+	"brev.b32":                  {op: opBrev, sig: "rX"},
+	"clz.b32":                   {op: opClz, sig: "rX"},
+	"popc.b32":                  {op: opPopc, sig: "rX"},
+	"and.pred":                  {op: opAndPred, sig: "pqq"},
+	"or.pred":                   {op: opOrPred, sig: "pqq"},
+	"not.pred":                  {op: opNotPred, sig: "pq"},
+	"ld.param.u64":              {op: opLdParam64, sig: "da", space: spaceParam, width: 8},
+	"ld.global.u8":              {op: opLd, sig: "ra", space: spaceGlobal, width: 1},
+	"ld.global.u32":             {op: opLd, sig: "ra", space: spaceGlobal, width: 4},
+	"ld.global.v4.u32":          {op: opLdV4, sig: "va", space: spaceGlobal, width: 16},
+	"st.global.u8":              {op: opSt, sig: "aX", space: spaceGlobal, width: 1},
+	"st.global.u32":             {op: opSt, sig: "aX", space: spaceGlobal, width: 4},
+	"ld.shared.u8":              {op: opLd, sig: "ra", space: spaceShared, width: 1},
+	"ld.shared.u16":             {op: opLd, sig: "ra", space: spaceShared, width: 2},
+	"ld.shared.u32":             {op: opLd, sig: "ra", space: spaceShared, width: 4},
+	"st.global.v4.u32":          {op: opStV4, sig: "aV", space: spaceGlobal, width: 16},
+	"st.shared.u8":              {op: opSt, sig: "aX", space: spaceShared, width: 1},
+	"st.shared.u16":             {op: opSt, sig: "aX", space: spaceShared, width: 2},
+	"st.relaxed.cta.shared.u16": {op: opSt, sig: "aX", space: spaceShared, width: 2, anyLane: true},
+	"st.shared.u32":             {op: opSt, sig: "aX", space: spaceShared, width: 4},
+	"st.shared.v4.u32":          {op: opStV4, sig: "aV", space: spaceShared, width: 16},
+	"match.any.sync.b32":        {op: opMatchAny, sig: "rRm"},
+	"vote.sync.ballot.b32":      {op: opBallot, sig: "rPm"},
+	"shfl.sync.idx.b32":         {op: opShflIdx, sig: "rRRRm"},
+	"bar.warp.sync":             {op: opWarpSync, sig: "m"},
+	"bar.sync":                  {op: opBarSync, sig: "R"},
+	"bra":                       {op: opBra, sig: "l"},
+	"bra.uni":                   {op: opBraUni, sig: "l"},
+	"ret":                       {op: opRet, sig: ""},
 }
 
 func init() {
@@ -199,6 +201,7 @@ type inst struct {
 	guard    int32 // predicate index, or -1
 	guardNeg bool
 	negPred  bool  // vote's source is !%p
+	anyLane  bool  // st.relaxed: the lowest of the lanes storing at one address wins
 	d        int32 // destination
 	a, b, c  int32 // sources
 	mask     int32 // member mask (a 32-bit register index)
@@ -737,7 +740,7 @@ func (d *decoder) decode(op, guard string, args []string) (inst, error) {
 	if !ok {
 		return in, fmt.Errorf("%w %q", ErrUnknownInstruction, op)
 	}
-	in.op, in.space, in.width, in.cmp = spec.op, spec.space, spec.width, spec.cmp
+	in.op, in.space, in.width, in.cmp, in.anyLane = spec.op, spec.space, spec.width, spec.cmp, spec.anyLane
 	if guard != "" {
 		if strings.HasPrefix(guard, "!") {
 			in.guardNeg, guard = true, guard[1:]

@@ -176,6 +176,7 @@ func TestFormsHaveSemanticTests(t *testing.T) {
 		tested[form] = "TestGenericForms"
 	}
 	tested["bar.sync"] = "TestBarSyncAndSharedRaces"
+	tested["st.relaxed.cta.shared.u16"] = "TestRelaxedStoreLowestLaneWins"
 	for _, form := range []string{"bra", "bra.uni", "ret"} {
 		tested[form] = "TestDivergence"
 	}
