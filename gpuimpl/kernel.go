@@ -71,10 +71,10 @@ type pageKernel struct {
 	dstSlot, metaAddr, table, pg ptx.Reg // 64-bit addresses
 	base, cursor, out            ptx.Reg // the parse state, the same in every lane
 	isLane0                      ptx.Reg
-	// Per-lane constants of the inner loops: lane-1, lane+4096 and those of
+	// Per-lane constants of the inner loops: lane-1 and those of
 	// the group's word loads (32-bit),
 	// pg+lane-1 and dstSlot+lane (64-bit addresses).
-	laneM1, laneKey     ptx.Reg
+	laneM1              ptx.Reg
 	laneWord, laneShift ptx.Reg // lane&^3 and 8·(lane&3)
 	dstLane             ptx.Reg
 	raw                 ptx.Label
@@ -206,11 +206,10 @@ func (k *pageKernel) lowestLane(dst, mask ptx.Reg) {
 // parse runs the groups of 32 positions (PARSE-9) and ends with the last
 // literals and the meta word.
 func (k *pageKernel) parse() {
-	k.laneM1, k.laneKey = k.NewReg32(), k.NewReg32()
+	k.laneM1 = k.NewReg32()
 	k.dstLane = k.NewReg64()
 	lane64 := k.NewReg64()
 	k.Sub(k.laneM1, k.lane, ptx.Imm(1))
-	k.Add(k.laneKey, k.lane, ptx.Imm(4096))
 	k.laneWord, k.laneShift = k.NewReg32(), k.NewReg32()
 	k.And(k.laneWord, k.lane, ptx.Hex(0xfffffffc))
 	k.And(k.laneShift, k.lane, ptx.Imm(3))
@@ -233,17 +232,14 @@ func (k *pageKernel) parse() {
 	k.Comment("a group: lane l visits position base+l (PARSE-2)")
 	k.WarpSync(ptx.FullMask)
 	k.Note("the previous group's table writes (or the clear) are visible")
-	p, h, key := k.NewReg32(), k.NewReg32(), k.NewReg32()
+	p, h := k.NewReg32(), k.NewReg32()
 	valid := k.NewPred()
 	k.Add(p, k.base, k.lane)
 	k.SetpU(ptx.LE, valid, p, ptx.Imm(lastPos))
 	k.Mul(h, cur, ptx.Imm(hashPrime))
 	k.Shr(h, h, ptx.Imm(32-12))
 	k.Note("PARSE-1")
-	k.Selp(key, h, k.laneKey, valid)
-	k.Note("a lane past the last position is a set of its own")
-	peers, earlier, cand, entry := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
-	k.MatchAny(peers, key, ptx.FullMask)
+	entry, cand := k.NewReg32(), k.NewReg32()
 	slot := k.NewReg64()
 	k.MulWide(slot, h, ptx.Imm(2))
 	k.Add(slot, slot, k.table)
@@ -255,21 +251,7 @@ func (k *pageKernel) parse() {
 		k.groupWords(next, curAhead, next1Ahead, next2Ahead)
 		k.Note("the next group's words, loaded while this group waits on the table")
 	}
-	k.And(earlier, peers, k.lanesBelow)
-	k.Bfind(cand, earlier)
-	k.Add(cand, cand, k.base)
-	hasEarlier := k.NewPred()
-	k.SetpU(ptx.NE, hasEarlier, earlier, ptx.Imm(0))
-	k.Selp(cand, cand, entry, hasEarlier)
-	k.Note("the nearest earlier lane with the same hash, else the table")
-	k.WarpSync(ptx.FullMask)
-	k.Note("every lane has read the table")
-	last, write := k.NewPred(), k.NewPred()
-	k.Shr(earlier, peers, k.lane)
-	k.SetpU(ptx.EQ, last, earlier, ptx.Imm(1))
-	k.AndPred(write, last, valid)
-	k.If(write).St(ptx.Shared, "u16", ptx.At(slot, 0), p)
-	k.Note("the last lane of each equal-hash set enters the table")
+	k.sets(p, h, valid, slot, entry, cand)
 	covered, end := k.NewPred(), k.NewReg32()
 	k.Add(end, k.base, ptx.Imm(32))
 	k.SetpU(ptx.GE, covered, k.cursor, end)
@@ -374,6 +356,67 @@ func (k *pageKernel) parse() {
 		k.Add(k.cursor, mp, length)
 		k.BraUni(selectMatch)
 	})
+}
+
+// sets gives each lane its candidate (PARSE-9): the nearest earlier lane of
+// the group with the same hash, else entry, the table's entry before the
+// group; and it leaves in the table, for each hash of the group, the last
+// lane's position. Instead of match.any.sync, which takes hundreds of
+// cycles when the 32 values differ, every valid lane stores its position
+// at its hash's entry with st.relaxed: one lane of each set of equal hashes
+// wins, which a read back shows. Only the lanes that lost have peers: one
+// ballot per such set, led by its lowest losing lane, gives its members;
+// then the set's last lane enters the table if another lane won.
+func (k *pageKernel) sets(p, h, valid, slot, entry, cand ptx.Reg) {
+	k.Comment("PARSE-9: the lanes with equal hashes, without match.any")
+	done := k.NewLabel("sets_done")
+	k.Mov(cand, entry)
+	k.WarpSync(ptx.FullMask)
+	k.Note("every lane has read the table")
+	k.If(valid).StAnyLane("u16", ptx.At(slot, 0), p)
+	k.Note("one lane of each set of equal hashes wins")
+	k.WarpSync(ptx.FullMask)
+	won, lost := k.NewReg32(), k.NewReg32()
+	lostHere, none := k.NewPred(), k.NewPred()
+	k.Ld(ptx.Shared, "u16", won, ptx.At(slot, 0))
+	k.SetpU(ptx.NE, lostHere, won, p)
+	k.AndPred(lostHere, lostHere, valid)
+	k.Ballot(lost, lostHere, ptx.FullMask)
+	k.SetpU(ptx.EQ, none, lost, ptx.Imm(0))
+	k.If(none).BraUni(done)
+	k.Note("every hash of the group is a set of one lane")
+
+	peers, leader, leaderHash, members, earlier := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+	in := k.NewPred()
+	k.Mov(peers, k.lanebit)
+	loop := k.NewLabel("set")
+	k.Place(loop)
+	k.lowestLane(leader, lost)
+	k.ShflIdx(leaderHash, h, leader, ptx.Imm(31), ptx.FullMask)
+	k.SetpU(ptx.EQ, in, h, leaderHash)
+	k.AndPred(in, in, valid)
+	k.Ballot(members, in, ptx.FullMask)
+	k.Selp(peers, members, peers, in)
+	k.Not(members, members)
+	k.And(lost, lost, members)
+	k.SetpU(ptx.NE, in, lost, ptx.Imm(0))
+	k.If(in).BraUni(loop)
+	k.Note("the next set with a lane that lost")
+
+	k.And(earlier, peers, k.lanesBelow)
+	k.Bfind(leader, earlier)
+	k.Add(leader, leader, k.base)
+	k.SetpU(ptx.NE, in, earlier, ptx.Imm(0))
+	k.Selp(cand, leader, cand, in)
+	k.Note("the nearest earlier lane with the same hash, else the table")
+	k.WarpSync(ptx.FullMask)
+	k.Note("every lane has read the winner")
+	k.Shr(earlier, peers, k.lane)
+	k.SetpU(ptx.EQ, in, earlier, ptx.Imm(1))
+	k.AndPred(in, in, lostHere)
+	k.If(in).St(ptx.Shared, "u16", ptx.At(slot, 0), p)
+	k.Note("the last lane of a set that another lane won enters the table")
+	k.Place(done)
 }
 
 // groupWords sets cur, next1 and next2 to u32(p), u32(p+4) and u32(p+8)
