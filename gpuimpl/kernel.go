@@ -71,10 +71,10 @@ type pageKernel struct {
 	dstSlot, metaAddr, table, pg ptx.Reg // 64-bit addresses
 	base, cursor, out            ptx.Reg // the parse state, the same in every lane
 	isLane0                      ptx.Reg
-	// Per-lane constants of the inner loops: lane-1 and those of
+	// Per-lane constants of the inner loops: lane-1, lane+4096 and those of
 	// the group's word loads (32-bit),
 	// pg+lane-1 and dstSlot+lane (64-bit addresses).
-	laneM1              ptx.Reg
+	laneM1, laneKey     ptx.Reg
 	laneWord, laneShift ptx.Reg // lane&^3 and 8·(lane&3)
 	dstLane             ptx.Reg
 	raw                 ptx.Label
@@ -206,7 +206,8 @@ func (k *pageKernel) lowestLane(dst, mask ptx.Reg) {
 // parse runs the groups of 32 positions (PARSE-9) and ends with the last
 // literals and the meta word.
 func (k *pageKernel) parse() {
-	k.laneM1 = k.NewReg32()
+	k.laneM1, k.laneKey = k.NewReg32(), k.NewReg32()
+	k.Add(k.laneKey, k.lane, ptx.Imm(4096))
 	k.dstLane = k.NewReg64()
 	lane64 := k.NewReg64()
 	k.Sub(k.laneM1, k.lane, ptx.Imm(1))
@@ -361,60 +362,61 @@ func (k *pageKernel) parse() {
 // sets gives each lane its candidate (PARSE-9): the nearest earlier lane of
 // the group with the same hash, else entry, the table's entry before the
 // group; and it leaves in the table, for each hash of the group, the last
-// lane's position. Instead of match.any.sync, which takes hundreds of
-// cycles when the 32 values differ, every valid lane stores its position
-// at its hash's entry with st.relaxed: one lane of each set of equal hashes
-// wins, which a read back shows. Only the lanes that lost have peers: one
-// ballot per such set, led by its lowest losing lane, gives its members;
-// then the set's last lane enters the table if another lane won.
+// lane's position. match.any.sync finds the lanes with equal hashes, but
+// it takes hundreds of cycles when the 32 values differ, and in most groups
+// of incompressible data all do. So every valid lane first stores its
+// position at its hash's entry with st.relaxed: one lane of each set of
+// equal hashes wins, and a read back shows the lanes that lost. None lost:
+// every set has one lane. One lost: its set is it and the winner, found
+// with a ballot. More: match.any. Then the last lane of each set enters
+// the table if another lane won.
 func (k *pageKernel) sets(p, h, valid, slot, entry, cand ptx.Reg) {
-	k.Comment("PARSE-9: the lanes with equal hashes, without match.any")
-	done := k.NewLabel("sets_done")
+	k.Comment("PARSE-9: sets of equal hashes")
+	done, many, found := k.NewLabel("sets_done"), k.NewLabel("sets_many"), k.NewLabel("sets_found")
 	k.Mov(cand, entry)
 	k.WarpSync(ptx.FullMask)
 	k.Note("every lane has read the table")
 	k.If(valid).StAnyLane("u16", ptx.At(slot, 0), p)
 	k.Note("one lane of each set of equal hashes wins")
 	k.WarpSync(ptx.FullMask)
-	won, lost := k.NewReg32(), k.NewReg32()
-	lostHere, none := k.NewPred(), k.NewPred()
+	won, lost, peers, x := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+	lostHere, q := k.NewPred(), k.NewPred()
 	k.Ld(ptx.Shared, "u16", won, ptx.At(slot, 0))
 	k.SetpU(ptx.NE, lostHere, won, p)
 	k.AndPred(lostHere, lostHere, valid)
 	k.Ballot(lost, lostHere, ptx.FullMask)
-	k.SetpU(ptx.EQ, none, lost, ptx.Imm(0))
-	k.If(none).BraUni(done)
+	k.SetpU(ptx.EQ, q, lost, ptx.Imm(0))
+	k.If(q).BraUni(done)
 	k.Note("every hash of the group is a set of one lane")
+	k.Popc(x, lost)
+	k.SetpU(ptx.NE, q, x, ptx.Imm(1))
+	k.If(q).BraUni(many)
+	k.Bfind(x, lost)
+	k.ShflIdx(x, h, x, ptx.Imm(31), ptx.FullMask)
+	k.SetpU(ptx.EQ, q, h, x)
+	k.AndPred(q, q, valid)
+	k.Ballot(peers, q, ptx.FullMask)
+	k.Selp(peers, peers, k.lanebit, q)
+	k.Note("one lane lost: its set is it and the winner")
+	k.BraUni(found)
+	k.Place(many)
+	k.Selp(x, h, k.laneKey, valid)
+	k.Note("a lane past the last position is a set of its own")
+	k.MatchAny(peers, x, ptx.FullMask)
+	k.Place(found)
 
-	peers, leader, leaderHash, members, earlier := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
-	in := k.NewPred()
-	k.Mov(peers, k.lanebit)
-	loop := k.NewLabel("set")
-	k.Place(loop)
-	k.lowestLane(leader, lost)
-	k.ShflIdx(leaderHash, h, leader, ptx.Imm(31), ptx.FullMask)
-	k.SetpU(ptx.EQ, in, h, leaderHash)
-	k.AndPred(in, in, valid)
-	k.Ballot(members, in, ptx.FullMask)
-	k.Selp(peers, members, peers, in)
-	k.Not(members, members)
-	k.And(lost, lost, members)
-	k.SetpU(ptx.NE, in, lost, ptx.Imm(0))
-	k.If(in).BraUni(loop)
-	k.Note("the next set with a lane that lost")
-
-	k.And(earlier, peers, k.lanesBelow)
-	k.Bfind(leader, earlier)
-	k.Add(leader, leader, k.base)
-	k.SetpU(ptx.NE, in, earlier, ptx.Imm(0))
-	k.Selp(cand, leader, cand, in)
+	k.And(x, peers, k.lanesBelow)
+	k.SetpU(ptx.NE, q, x, ptx.Imm(0))
+	k.Bfind(x, x)
+	k.Add(x, x, k.base)
+	k.Selp(cand, x, cand, q)
 	k.Note("the nearest earlier lane with the same hash, else the table")
 	k.WarpSync(ptx.FullMask)
 	k.Note("every lane has read the winner")
-	k.Shr(earlier, peers, k.lane)
-	k.SetpU(ptx.EQ, in, earlier, ptx.Imm(1))
-	k.AndPred(in, in, lostHere)
-	k.If(in).St(ptx.Shared, "u16", ptx.At(slot, 0), p)
+	k.Shr(x, peers, k.lane)
+	k.SetpU(ptx.EQ, q, x, ptx.Imm(1))
+	k.AndPred(q, q, lostHere)
+	k.If(q).St(ptx.Shared, "u16", ptx.At(slot, 0), p)
 	k.Note("the last lane of a set that another lane won enters the table")
 	k.Place(done)
 }
