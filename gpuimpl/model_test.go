@@ -15,7 +15,11 @@ import (
 // (match.any, ballot, shfl) become loops over the lanes. It exists to check
 // the warp formulation against the reference cheaply; the PTX itself is
 // checked by the executor tests.
-func warpModel(page *[PageSize]byte) (kind uint32, out []byte) {
+//
+// winner picks, from a set of lanes that store different values at one
+// address with st.relaxed, the lane whose value stays: the GPU leaves that
+// open.
+func warpModel(page *[PageSize]byte, winner func(lanes uint32) int) (kind uint32, out []byte) {
 	const warp = 32
 	slot := make([]byte, OutSlot)
 	// Load and same-filled detection: lane l loads 16-byte chunks l, l+32, ...
@@ -62,14 +66,37 @@ func warpModel(page *[PageSize]byte) (kind uint32, out []byte) {
 				hv[l] = 4096 + uint32(l) // a set of its own
 			}
 		}
-		var peers, entry [warp]uint32
-		for l := range warp { // match.any.sync, then the table read
-			for m := range warp {
-				if hv[m] == hv[l] {
-					peers[l] |= 1 << m
+		var entry, peers [warp]uint32
+		for l := range warp { // the table read
+			entry[l] = uint32(table[hv[l]&4095])
+			peers[l] = 1 << l
+		}
+		// The relaxed store: of the valid lanes with one hash, the lane
+		// that winner picks leaves its position; the others lost.
+		for l := range warp {
+			if !valid[l] {
+				continue
+			}
+			set := ballot(func(m int) bool { return valid[m] && hv[m] == hv[l] })
+			if set&(1<<l) != 0 && l == winner(set) {
+				table[hv[l]] = uint16(base + uint32(l))
+			}
+		}
+		lost := ballot(func(l int) bool { return valid[l] && uint32(table[hv[l]]) != base+uint32(l) })
+		if lost != 0 {
+			if bits.OnesCount32(lost) == 1 { // one ballot for the one set
+				leader := bits.Len32(lost) - 1
+				set := ballot(func(m int) bool { return valid[m] && hv[m] == hv[leader] })
+				for l := range warp {
+					if set&(1<<l) != 0 {
+						peers[l] = set
+					}
+				}
+			} else { // match.any.sync
+				for l := range warp {
+					peers[l] = ballot(func(m int) bool { return hv[m] == hv[l] })
 				}
 			}
-			entry[l] = uint32(table[hv[l]&4095])
 		}
 		for l := range warp {
 			earlier := peers[l] & (1<<l - 1)
@@ -78,8 +105,8 @@ func warpModel(page *[PageSize]byte) (kind uint32, out []byte) {
 				cand[l] = base + uint32(bits.Len32(earlier)-1)
 			}
 		}
-		for l := range warp { // after bar.warp.sync: the last lane of each set writes
-			if valid[l] && peers[l]>>l == 1 {
+		for l := range warp { // after bar.warp.sync: the last lane of a set another lane won
+			if valid[l] && peers[l]>>l == 1 && uint32(table[hv[l]]) != base+uint32(l) {
 				table[hv[l]] = uint16(base + uint32(l))
 			}
 		}
@@ -197,7 +224,25 @@ func ballot(pred func(l int) bool) uint32 {
 	return m
 }
 
-// Checks GPU-7 and PARSE-9: the warp formulation gives the reference's bytes.
+// winners are the choices of the lane that wins a relaxed store that the
+// model tries: the executor's (the lowest lane), the highest, and one in
+// the middle of the set.
+var winners = []struct {
+	name string
+	pick func(lanes uint32) int
+}{
+	{"lowest lane wins", func(lanes uint32) int { return bits.TrailingZeros32(lanes) }},
+	{"highest lane wins", func(lanes uint32) int { return bits.Len32(lanes) - 1 }},
+	{"a middle lane wins", func(lanes uint32) int {
+		for range bits.OnesCount32(lanes) / 2 {
+			lanes &= lanes - 1
+		}
+		return bits.TrailingZeros32(lanes)
+	}},
+}
+
+// Checks GPU-7 and PARSE-9: the warp formulation gives the reference's
+// bytes, whichever lane wins a relaxed store.
 func TestWarpModelMatchesReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	perKind := 300
@@ -210,13 +255,15 @@ func TestWarpModelMatchesReference(t *testing.T) {
 		for i := 0; i < perKind; i++ {
 			page := genPage(name, rng)
 			k, n := reference.EncodePage(ref, page)
-			gk, got := warpModel(page)
-			kinds[gk]++
-			if gk != uint32(k) {
-				t.Fatalf("%s page %d: model kind %d, reference %v", name, i, gk, k)
-			}
-			if k != reference.KindRaw && !bytes.Equal(got, ref[:n]) {
-				t.Fatalf("%s page %d: model payload differs (%d vs %d bytes)", name, i, len(got), n)
+			for _, w := range winners {
+				gk, got := warpModel(page, w.pick)
+				kinds[gk]++
+				if gk != uint32(k) {
+					t.Fatalf("%s page %d, %s: model kind %d, reference %v", name, i, w.name, gk, k)
+				}
+				if k != reference.KindRaw && !bytes.Equal(got, ref[:n]) {
+					t.Fatalf("%s page %d, %s: model payload differs (%d vs %d bytes)", name, i, w.name, len(got), n)
+				}
 			}
 		}
 	}
