@@ -274,8 +274,7 @@ func (k *pageKernel) parse() {
 		w0, w1, w2, w3, sh := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
 		addr := k.NewReg64()
 		k.And(sh, cv, ptx.Hex(0xfffffffc))
-		k.Cvt64(addr, sh)
-		k.Add(addr, addr, k.pg)
+		k.pageAt(addr, sh)
 		k.Ld(ptx.Shared, "u32", w0, ptx.At(addr, 0))
 		k.Ld(ptx.Shared, "u32", w1, ptx.At(addr, 4))
 		k.Ld(ptx.Shared, "u32", w2, ptx.At(addr, 8))
@@ -433,14 +432,12 @@ func (k *pageKernel) groupWords(base, cur, next1, next2 ptx.Reg) {
 	addr := k.NewReg64()
 	k.Add(w, base, k.laneWord)
 	k.MinU(x, w, ptx.Imm(PageSize-8))
-	k.Cvt64(addr, x)
-	k.Add(addr, addr, k.pg)
+	k.pageAt(addr, x)
 	k.Ld(ptx.Shared, "u32", w0, ptx.At(addr, 0))
 	k.Ld(ptx.Shared, "u32", w1, ptx.At(addr, 4))
 	k.Add(x, w, ptx.Imm(8))
 	k.MinU(x, x, ptx.Imm(PageSize-8))
-	k.Cvt64(addr, x)
-	k.Add(addr, addr, k.pg)
+	k.pageAt(addr, x)
 	k.Ld(ptx.Shared, "u32", w2, ptx.At(addr, 0))
 	k.Ld(ptx.Shared, "u32", w3, ptx.At(addr, 4))
 	k.ShfR(cur, w0, w1, k.laneShift)
@@ -545,8 +542,7 @@ func (k *pageKernel) pageWord(dst, pos ptx.Reg) {
 	addr := k.NewReg64()
 	k.And(w, pos, ptx.Hex(0xfffffffc))
 	k.MinU(w, w, ptx.Imm(PageSize-8))
-	k.Cvt64(addr, w)
-	k.Add(addr, addr, k.pg)
+	k.pageAt(addr, w)
 	k.Ld(ptx.Shared, "u32", lo, ptx.At(addr, 0))
 	k.Ld(ptx.Shared, "u32", hi, ptx.At(addr, 4))
 	k.And(sh, pos, ptx.Imm(3))
@@ -633,6 +629,12 @@ func (k *pageKernel) shortSequence(litLen, offset, ml4, lit ptx.Reg, hasMatch bo
 	k.Mov(k.out, total)
 }
 
+// pageAt sets addr to the shared address of byte pos of the page copy.
+func (k *pageKernel) pageAt(addr, pos ptx.Reg) {
+	k.Cvt64(addr, pos)
+	k.Add(addr, addr, k.pg)
+}
+
 // literalByte sets dst to page[cursor+lane-1], the byte that lane writes
 // in a short sequence, loaded before the sequence's lengths are known. A
 // lane whose position falls outside the page reads the page's last byte.
@@ -641,8 +643,7 @@ func (k *pageKernel) literalByte(dst, cursor ptx.Reg) {
 	addr := k.NewReg64()
 	k.Add(x, cursor, k.laneM1)
 	k.MinU(x, x, ptx.Imm(PageSize-1))
-	k.Cvt64(addr, x)
-	k.Add(addr, addr, k.pg)
+	k.pageAt(addr, x)
 	k.Ld(ptx.Shared, "u8", dst, ptx.At(addr, 0))
 }
 
@@ -694,8 +695,7 @@ func (k *pageKernel) longSequence(litLen, offset, ml4 ptx.Reg, hasMatch bool) {
 	k.SetpU(ptx.LT, q, j, t2)
 	k.AndPred(inLit, inLit, q)
 	k.Add(x, j, litFrom)
-	k.Cvt64(addr, x)
-	k.Add(addr, addr, k.pg)
+	k.pageAt(addr, x)
 	k.If(inLit).Ld(ptx.Shared, "u8", x, ptx.At(addr, 0))
 	if hasMatch {
 		k.Mad(v, j, ptx.Imm(-255), ext2Base)
