@@ -12,7 +12,7 @@ const maxLength = MaxBlockSize + 65535
 // decodeFast takes a sequence only when it starts with this many bytes of
 // src and of dst left (decode_amd64.s says why these suffice).
 const (
-	fastSrcRoom = 18
+	fastSrcRoom = 19
 	fastDstRoom = 38
 )
 
