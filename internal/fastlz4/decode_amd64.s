@@ -118,12 +118,12 @@ main:
 	JCS     main_bail
 	CMPQ    BX, R8
 	JCS     main_bail        // offset > output position
-	TESTQ   AX, AX
-	JEQ     main_bail        // offset 0
+	CMPQ    AX, $8
+	JCS     main_short_offset // or offset 0
 	CMPQ    DX, $15
 	JEQ     main_long_match
-	CMPQ    AX, $8
-	JCS     main_short_offset
+
+main_match:
 	CMPQ    DX, $12
 	JHI     main_match18
 
@@ -165,6 +165,10 @@ main_match18:
 	// above is not 0): with 32 bytes of dst, one period shuffled out to 32
 	// bytes and stored at once, as at pattern_load.
 main_short_offset:
+	TESTQ  AX, AX
+	JEQ    main_bail // offset 0
+	CMPQ   DX, $15
+	JEQ    main_long_match_slow
 	LEAQ   32(DI), R14
 	CMPQ   R14, R10
 	JHI    main_short_offset_slow
@@ -225,7 +229,49 @@ main_bail:
 	SUBQ $3, SI
 	JMP  done
 
+	// 15 to 48 literals, with 48 bytes of src and of dst after them
+	// (which hold the offset, the bytes loaded ahead and the overrun):
+	// three 16-byte moves with no branch on the length, then, for a
+	// match of up to 16 bytes at an offset of 8 or more, the main path
+	// from main_match. The checks come before SI and DI move, so that
+	// done returns the sequence's start. Any other sequence goes to
+	// long_literals.
 main_long_literals:
+	MOVBQZX 1(SI), CX
+	CMPQ    CX, $255
+	JEQ     main_long_literals_slow
+	ADDQ    $15, CX
+	CMPQ    CX, $48
+	JHI     main_long_literals_slow
+	LEAQ    50(SI)(CX*1), AX
+	CMPQ    AX, R11
+	JHI     main_long_literals_slow
+	LEAQ    48(DI)(CX*1), AX
+	CMPQ    AX, R10
+	JHI     main_long_literals_slow
+	CMPQ    DX, $15
+	JEQ     main_long_literals_slow
+	MOVWQZX 2(SI)(CX*1), AX
+	LEAQ    (DI)(CX*1), BX
+	SUBQ    AX, BX
+	JCS     done
+	CMPQ    BX, R8
+	JCS     done // offset > output position
+	CMPQ    AX, $8
+	JCS     main_long_literals_slow // or offset 0
+	MOVOU   2(SI), X0
+	MOVOU   18(SI), X1
+	MOVOU   34(SI), X2
+	MOVOU   X0, (DI)
+	MOVOU   X1, 16(DI)
+	MOVOU   X2, 32(DI)
+	MOVBQZX 4(SI)(CX*1), R9
+	LEAQ    4(SI)(CX*1), SI
+	ADDQ    CX, DI
+	JMP     main_match
+
+main_long_literals_slow:
+	MOVL $15, CX
 	MOVQ SI, R14
 	MOVQ DI, R9
 	JMP  long_literals
