@@ -82,6 +82,11 @@ TEXT ·decodeFast(SB), NOSPLIT, $0-81
 	LEAQ -const_fastSrcRoom(R11), R12
 	LEAQ -const_fastDstRoom(R10), R13
 
+	// PCALIGN $64 also aligns the function to 64 bytes, so that where
+	// the hot loop falls in the fetch windows does not depend on the code
+	// linked before it.
+	PCALIGN $64
+
 loop:
 	CMPQ    DI, R13
 	JHI     tight
