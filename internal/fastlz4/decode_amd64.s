@@ -65,7 +65,11 @@ TEXT ·decodeFast(SB), NOSPLIT, $0-81
 	MOVQ out+56(FP), DI
 
 	// Return at once unless both rooms hold at the first sequence, so that
-	// the limits below cannot wrap around.
+	// the limits below cannot wrap around, and unless dst lies at 64 KiB
+	// or above, so that no match source (the output position less an
+	// offset below 64 KiB) can wrap around either.
+	CMPQ R8, $0x10000
+	JCS  early
 	MOVQ R11, CX
 	SUBQ AX, CX
 	CMPQ CX, $const_fastSrcRoom
@@ -120,7 +124,6 @@ main:
 	ADDQ    CX, DI
 	MOVQ    DI, BX
 	SUBQ    AX, BX           // match source
-	JCS     main_bail
 	CMPQ    BX, R8
 	JCS     main_bail        // offset > output position
 	CMPQ    AX, $8
