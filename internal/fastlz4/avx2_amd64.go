@@ -2,8 +2,8 @@
 
 package fastlz4
 
-// useAVX2 says whether IsSameFilled and clearTable run their AVX2
-// versions; tests clear it to run the portable ones.
+// useAVX2 says whether IsSameFilled, clearTable and fillPage run their
+// AVX2 versions; tests clear it to run the portable ones.
 var useAVX2 = hasAVX2()
 
 // hasAVX2 reports AVX2 with the YMM state enabled by the OS.
@@ -21,6 +21,13 @@ func sameFilledAVX2(page *[PageSize]byte) bool
 //go:noescape
 func clearTableAVX2(table *[1 << hashLog]uint16)
 
+// fillPageAVX2 is fillPageGo with 32-byte stores: 4 KiB in the time clear
+// takes (REP STOSQ), and in half the time of the 16-byte moves of any
+// other word (avx2_amd64.s).
+//
+//go:noescape
+func fillPageAVX2(page *[PageSize]byte, word uint64)
+
 func sameFilled(page *[PageSize]byte) bool {
 	if useAVX2 {
 		return sameFilledAVX2(page)
@@ -34,4 +41,12 @@ func clearTable(table *[1 << hashLog]uint16) {
 		return
 	}
 	clear(table[:])
+}
+
+func fillPage(page *[PageSize]byte, word uint64) {
+	if useAVX2 {
+		fillPageAVX2(page, word)
+		return
+	}
+	fillPageGo(page, word)
 }

@@ -58,6 +58,26 @@ clear:
 	VZEROUPPER
 	RET
 
+// func fillPageAVX2(page *[4096]byte, word uint64)
+//
+// The page takes word in every 8 bytes (PAGE-3's same-filled page),
+// 128 bytes a step with 32-byte stores.
+TEXT ·fillPageAVX2(SB), NOSPLIT, $0-16
+	MOVQ         page+0(FP), DI
+	VPBROADCASTQ word+8(FP), Y0
+	XORQ         CX, CX
+
+fill:
+	VMOVDQU Y0, 0(DI)(CX*1)
+	VMOVDQU Y0, 32(DI)(CX*1)
+	VMOVDQU Y0, 64(DI)(CX*1)
+	VMOVDQU Y0, 96(DI)(CX*1)
+	ADDQ    $128, CX
+	CMPQ    CX, $4096
+	JNE     fill
+	VZEROUPPER
+	RET
+
 // func hasAVX2() bool
 //
 // AVX2 (CPUID leaf 7), with AVX and OSXSAVE (leaf 1) and the SSE and AVX

@@ -58,3 +58,34 @@ func TestClearTableAVX2(t *testing.T) {
 		t.Fatal("the clear wrote past the table")
 	}
 }
+
+// Checks PAGE-3: the AVX2 fill of a same-filled page gives the portable
+// fill's bytes, for the zero word and any other, and writes nothing
+// outside the page.
+func TestFillPageAVX2MatchesGo(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("no AVX2")
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		word := rapid.OneOf(rapid.Just(uint64(0)), rapid.Uint64()).Draw(t, "word")
+		var got struct {
+			before [64]byte
+			page   [PageSize]byte
+			after  [64]byte
+		}
+		for i := range got.before {
+			got.before[i], got.after[i] = guard, guard
+		}
+		var want [PageSize]byte
+		fillPageAVX2(&got.page, word)
+		fillPageGo(&want, word)
+		if got.page != want {
+			t.Fatalf("word %#x: AVX2 and Go fills differ", word)
+		}
+		for i := range got.before {
+			if got.before[i] != guard || got.after[i] != guard {
+				t.Fatalf("word %#x: the fill wrote outside the page", word)
+			}
+		}
+	})
+}

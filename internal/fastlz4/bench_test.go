@@ -288,6 +288,22 @@ func inTurns(b *testing.B, n int, run func(codec string, lo, hi int) time.Durati
 	b.ReportMetric(float64(slow)/float64(max(fast, 1)), "x-pierrec")
 }
 
+// BenchmarkFillPage restores a same-filled page from its word, zero and
+// another, with fillPage (AVX2 where there is) and with the portable fill.
+func BenchmarkFillPage(b *testing.B) {
+	var page [PageSize]byte
+	for _, word := range []uint64{0, 0x0807060504030201} {
+		for name, fill := range map[string]func(*[PageSize]byte, uint64){"fillPage": fillPage, "fillPageGo": fillPageGo} {
+			b.Run(fmt.Sprintf("%s/%#x", name, word), func(b *testing.B) {
+				b.SetBytes(PageSize)
+				for range b.N {
+					fill(&page, word)
+				}
+			})
+		}
+	}
+}
+
 // cpuClock adds up the CPU time of the threads that run a parallel
 // benchmark's goroutines.
 type cpuClock struct {

@@ -12,7 +12,7 @@ const maxLength = MaxBlockSize + 65535
 // decodeFast takes a sequence only when it starts with this many bytes of
 // src and of dst left (decode_amd64.s says why these suffice).
 const (
-	fastSrcRoom = 18
+	fastSrcRoom = 19
 	fastDstRoom = 38
 )
 
@@ -215,6 +215,22 @@ func readLength(src []byte, in, v int) (int, int, error) {
 	}
 }
 
+// fillPageGo stores word, little-endian, in every 8 bytes of page: the
+// same-filled page of PAGE-3.
+func fillPageGo(page *[PageSize]byte, word uint64) {
+	if word == 0 {
+		clear(page[:]) // the common same-filled page
+		return
+	}
+	var line [64]byte
+	for i := 0; i < len(line); i += 8 {
+		binary.LittleEndian.PutUint64(line[i:], word)
+	}
+	for i := 0; i < PageSize; i += len(line) {
+		*(*[64]byte)(page[i : i+64]) = line
+	}
+}
+
 // DecodePage restores a page from its kind and payload, accepting exactly
 // the payloads reference.DecodePage accepts (PAGE-6).
 func DecodePage(dst *[PageSize]byte, kind Kind, data []byte) error {
@@ -223,18 +239,7 @@ func DecodePage(dst *[PageSize]byte, kind Kind, data []byte) error {
 		if len(data) != 8 {
 			return fmt.Errorf("%w: same-filled payload of %d bytes, want 8", ErrBadKind, len(data))
 		}
-		w := binary.LittleEndian.Uint64(data)
-		if w == 0 {
-			clear(dst[:]) // the common same-filled page
-			return nil
-		}
-		var line [64]byte
-		for i := 0; i < len(line); i += 8 {
-			binary.LittleEndian.PutUint64(line[i:], w)
-		}
-		for i := 0; i < PageSize; i += len(line) {
-			*(*[64]byte)(dst[i : i+64]) = line
-		}
+		fillPage(dst, binary.LittleEndian.Uint64(data))
 		return nil
 	case KindLZ4:
 		n, err := DecompressBlock(dst[:], data)

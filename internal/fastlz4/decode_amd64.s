@@ -7,29 +7,32 @@
 // room on both sides, and returns where it stopped.
 //
 // Invariant, on which its safety rests:
-//   - Entry needs const_fastSrcRoom (18) bytes of src and const_fastDstRoom
+//   - Entry needs const_fastSrcRoom (19) bytes of src and const_fastDstRoom
 //     (38) bytes of dst left. A sequence starting with that much room takes
 //     the main path; one with less takes the tight path, which checks each
 //     read and write against the ends and copies literals exactly.
-//   - Loads from src stay below its end: the token and 16 bytes of short
-//     literals lie within the 18 bytes of room, as does the first length
-//     byte of a long run of literals or of a match after short literals;
-//     any other length byte is checked before it is read; long literals are copied only when 16 bytes of src
-//     (their offset and the 16-byte move's overrun) follow them, 32 where
-//     their first length byte is under 255 (then the match's first
-//     length byte is inside these too), and the tight path checks its
-//     literals and offset against the end.
+//   - Loads from src stay below its end: the token, 16 bytes of short
+//     literals, and the two bytes after a short run's offset (the next
+//     token, or a match's first length byte and the byte after it) lie
+//     within the 19 bytes of room, as does the first length byte of a long
+//     run of literals; any other length byte is checked before it is read;
+//     long literals are copied only when 16 bytes of src (their offset and
+//     the 16-byte move's overrun) follow them, 32 where their first length
+//     byte is under 255 (then the match's first length byte is inside
+//     these too), and the tight path checks its literals and offset
+//     against the end.
 //   - Stores to dst stay at or after the sequence's output position and
-//     below the end of dst: short literals store 16 bytes and a short match
-//     at an offset of 8 or more 18 (8 + 8 + 2), together at most 32 bytes
-//     into the room; long literals are copied only when 16 bytes of dst
-//     follow them (32 where their first length byte is under 255, and
-//     then their match may take the short one's 18 bytes), so that every
-//     match starts 16 bytes or more before the end of dst; any other match is checked to fit, and either has 32
-//     bytes of dst after it for the stores that run past it (64 for a long
-//     match from the main path, whose first 64 bytes are moved whatever
-//     its length) or is copied with stores that end exactly at its end
-//     (one 16-byte move when it is 16 bytes or shorter).
+//     below the end of dst: short literals store 16 bytes and a match of
+//     up to 18 bytes at an offset of 8 or more at most 18, together at most
+//     32 bytes into the room; long literals are copied only when 16 bytes
+//     of dst follow them (32 where their first length byte is under 255,
+//     and then their match may take the short one's 18 bytes), so that
+//     every match starts 16 bytes or more before the end of dst; any other
+//     match is checked to fit, and either has 32 bytes of dst after it for
+//     the stores that run past it (64 for a long match from the main path,
+//     whose first 64 bytes are moved whatever its length) or is copied
+//     with stores that end exactly at its end (one 16-byte move when it is
+//     16 bytes or shorter).
 //   - Loads from dst stay at or after its start (offset <= output position,
 //     checked) and below its end: a match source starts before the match
 //     and is loaded in pieces of 2 to 16 bytes, none reaching further than
@@ -49,6 +52,8 @@
 //   R8      &dst[0]                    R10, R11 the ends of dst and src
 //   R12     last main-path start in src  R13    last start in dst
 //   AX, BX, CX, DX, X0-X3 scratch
+// The main path keeps the sequence's start in SI and DI while it may
+// return it, and uses R9 and R14 for the bytes it loads ahead.
 
 // func decodeFast(dst, src []byte, in, out int) (nin, nout int, last bool)
 TEXT ·decodeFast(SB), NOSPLIT, $0-81
@@ -60,7 +65,11 @@ TEXT ·decodeFast(SB), NOSPLIT, $0-81
 	MOVQ out+56(FP), DI
 
 	// Return at once unless both rooms hold at the first sequence, so that
-	// the limits below cannot wrap around.
+	// the limits below cannot wrap around, and unless dst lies at 64 KiB
+	// or above, so that no match source (the output position less an
+	// offset below 64 KiB) can wrap around either.
+	CMPQ R8, $0x10000
+	JCS  early
 	MOVQ R11, CX
 	SUBQ AX, CX
 	CMPQ CX, $const_fastSrcRoom
@@ -77,30 +86,221 @@ TEXT ·decodeFast(SB), NOSPLIT, $0-81
 	LEAQ -const_fastSrcRoom(R11), R12
 	LEAQ -const_fastDstRoom(R10), R13
 
-loop:
-	CMPQ DI, R13
-	JHI  tight
-	CMPQ SI, R12
-	JHI  tight
-	MOVQ SI, R14
-	MOVQ DI, R9
+	// PCALIGN $64 also aligns the function to 64 bytes, so that where
+	// the hot loop falls in the fetch windows does not depend on the code
+	// linked before it.
+	PCALIGN $64
 
-	MOVBQZX (SI), DX // token
+loop:
+	CMPQ    DI, R13
+	JHI     tight
+	CMPQ    SI, R12
+	JHI     tight
+	MOVBQZX (SI), DX
+
+	// The main path, with the token of the sequence at SI in DX and both
+	// rooms checked. It loads the next sequence's token before it copies
+	// this one's match, so that the chain from token to token is a load,
+	// a shift and an add, and carries it into the next turn in DX. SI and
+	// DI stay at the sequence's start until its literals are read; R9 and
+	// R14 are free here.
+main:
 	MOVQ    DX, CX
 	SHRQ    $4, CX   // literal length
 	ANDQ    $15, DX  // match length - minMatch
 	CMPQ    CX, $15
-	JEQ     long_literals
+	JEQ     main_long_literals
 
-	// 0 to 14 literals: one 16-byte move, then the offset.
+	// 0 to 14 literals: one 16-byte move, then the offset. The two bytes
+	// after the offset, inside the 19 bytes of room, are the next token
+	// (R9) or, after a long match's first length byte (R9), the next
+	// token when that byte ends the length (R14).
 	MOVOU   1(SI), X0
 	MOVOU   X0, (DI)
 	MOVWQZX 1(SI)(CX*1), AX
 	LEAQ    3(SI)(CX*1), SI
+	MOVBQZX (SI), R9
+	MOVBQZX 1(SI), R14
 	ADDQ    CX, DI
+	MOVQ    DI, BX
+	SUBQ    AX, BX           // match source
+	CMPQ    BX, R8
+	JCS     main_bail        // offset > output position
+	CMPQ    AX, $8
+	JCS     main_short_offset // or offset 0
+	CMPQ    DX, $15
+	JEQ     main_long_match
 
-	// The offset AX, read; DX the match length field; the first length
-	// byte, if any, at SI, and 18 bytes of dst at DI.
+main_match:
+	CMPQ    DX, $12
+	JHI     main_match18
+
+	// A match of 4 to 16 bytes at an offset of 8 or more: two 8-byte
+	// moves, the second ending at the match's end (or repeating the first
+	// for 8 bytes or fewer), each reading only bytes stored before it.
+	// Loads that reach past the match, into bytes that recent stores are
+	// still writing, wait for them: these read no more than they must.
+	LEAQ    matchTail<>(SB), CX
+	MOVBQZX (CX)(DX*1), CX
+	MOVQ    (BX), AX
+	MOVQ    AX, (DI)
+	MOVQ    (BX)(CX*1), AX
+	MOVQ    AX, (DI)(CX*1)
+	LEAQ    const_minMatch(DI)(DX*1), DI
+	MOVQ    R9, DX
+
+	// The next sequence, its token in DX.
+next:
+	CMPQ DI, R13
+	JHI  tight
+	CMPQ SI, R12
+	JLS  main
+	JMP  tight
+
+	// 17 or 18 bytes at an offset of 8 or more: moves of 8, 8 and 2 bytes.
+main_match18:
+	MOVQ    (BX), AX
+	MOVQ    AX, (DI)
+	MOVQ    8(BX), AX
+	MOVQ    AX, 8(DI)
+	MOVWQZX 16(BX), AX
+	MOVW    AX, 16(DI)
+	LEAQ    const_minMatch(DI)(DX*1), DI
+	MOVQ    R9, DX
+	JMP     next
+
+	// A match of 4 to 18 bytes at an offset of 1 to 7 (the offset checked
+	// above is not 0): with 32 bytes of dst, one period shuffled out to 32
+	// bytes and stored at once, as at pattern_load.
+main_short_offset:
+	TESTQ  AX, AX
+	JEQ    main_bail // offset 0
+	CMPQ   DX, $15
+	JEQ    main_long_match_slow
+	LEAQ   32(DI), R14
+	CMPQ   R14, R10
+	JHI    main_short_offset_slow
+	SHLQ   $5, AX
+	LEAQ   patternMasks<>(SB), R14
+	MOVOU  (BX), X0
+	MOVOU  X0, X1
+	MOVOU  (R14)(AX*1), X2
+	MOVOU  16(R14)(AX*1), X3
+	PSHUFB X2, X0
+	PSHUFB X3, X1
+	MOVOU  X0, (DI)
+	MOVOU  X1, 16(DI)
+	LEAQ   const_minMatch(DI)(DX*1), DI
+	MOVQ   R9, DX
+	JMP    next
+
+	// A match of 19 bytes or more, its first length byte in R9 and the
+	// byte after it in R14. At an offset of 32 or more, under 255 and with
+	// 64 bytes of dst after it, its first 64 bytes take four 16-byte moves
+	// with no branch on the length (most such matches are 64 bytes or
+	// shorter), and match_far_copy the rest.
+main_long_match:
+	CMPQ  R9, $255
+	JEQ   main_long_match_slow
+	CMPQ  AX, $32
+	JCS   main_long_match_slow
+	LEAQ  (15+const_minMatch)(R9), DX
+	LEAQ  64(DI)(DX*1), R9
+	CMPQ  R9, R10
+	JHI   main_long_match_slow
+	MOVOU (BX), X0
+	MOVOU X0, (DI)
+	MOVOU 16(BX), X1
+	MOVOU X1, 16(DI)
+	MOVOU 32(BX), X0
+	MOVOU X0, 32(DI)
+	MOVOU 48(BX), X1
+	MOVOU X1, 48(DI)
+	INCQ  SI
+	CMPQ  DX, $64
+	JHI   main_long_rest
+	ADDQ  DX, DI
+	MOVQ  R14, DX
+	JMP   next
+
+main_long_rest:
+	LEAQ (DI)(DX*1), DX // end of the match
+	ADDQ $64, BX
+	ADDQ $64, DI
+	JMP  match_far_copy
+
+	// Where the main path leaves a sequence to the paths below, these
+	// expect R14 and R9 to hold its start, and bail returns to it.
+main_bail:
+	SUBQ CX, DI
+	SUBQ CX, SI
+	SUBQ $3, SI
+	JMP  done
+
+	// 15 to 48 literals, with 48 bytes of src and of dst after them
+	// (which hold the offset, the bytes loaded ahead and the overrun):
+	// three 16-byte moves with no branch on the length, then, for a
+	// match of up to 16 bytes at an offset of 8 or more, the main path
+	// from main_match. The checks come before SI and DI move, so that
+	// done returns the sequence's start. Any other sequence goes to
+	// long_literals.
+main_long_literals:
+	MOVBQZX 1(SI), CX
+	CMPQ    CX, $255
+	JEQ     main_long_literals_slow
+	ADDQ    $15, CX
+	CMPQ    CX, $48
+	JHI     main_long_literals_slow
+	LEAQ    50(SI)(CX*1), AX
+	CMPQ    AX, R11
+	JHI     main_long_literals_slow
+	LEAQ    48(DI)(CX*1), AX
+	CMPQ    AX, R10
+	JHI     main_long_literals_slow
+	CMPQ    DX, $15
+	JEQ     main_long_literals_slow
+	MOVWQZX 2(SI)(CX*1), AX
+	LEAQ    (DI)(CX*1), BX
+	SUBQ    AX, BX
+	JCS     done
+	CMPQ    BX, R8
+	JCS     done // offset > output position
+	CMPQ    AX, $8
+	JCS     main_long_literals_slow // or offset 0
+	MOVOU   2(SI), X0
+	MOVOU   18(SI), X1
+	MOVOU   34(SI), X2
+	MOVOU   X0, (DI)
+	MOVOU   X1, 16(DI)
+	MOVOU   X2, 32(DI)
+	MOVBQZX 4(SI)(CX*1), R9
+	LEAQ    4(SI)(CX*1), SI
+	ADDQ    CX, DI
+	JMP     main_match
+
+main_long_literals_slow:
+	MOVL $15, CX
+	MOVQ SI, R14
+	MOVQ DI, R9
+	JMP  long_literals
+
+main_long_match_slow:
+	MOVL $15, DX
+	LEAQ -3(SI), R14
+	SUBQ CX, R14
+	MOVQ DI, R9
+	SUBQ CX, R9
+	JMP  long_match_first
+
+main_short_offset_slow:
+	LEAQ -3(SI), R14
+	SUBQ CX, R14
+	MOVQ DI, R9
+	SUBQ CX, R9
+	JMP  short_offset
+
+	// The offset AX, read after long literals; DX the match length field;
+	// the first length byte, if any, at SI, and 18 bytes of dst at DI.
 main_offset:
 	MOVQ    DI, BX
 	SUBQ    AX, BX   // match source
@@ -110,60 +310,31 @@ main_offset:
 	TESTQ   AX, AX
 	JEQ     bail     // offset 0
 	CMPQ    DX, $15
-	JEQ     main_long_match
+	JEQ     long_match_first
 	CMPQ    AX, $8
 	JCS     short_offset
-
-	// A match of 4 to 18 bytes at an offset of 8 or more: moves of 8, 8
-	// and 2 bytes, each reading only bytes stored before it. (Small loads
-	// are more often inside one earlier store, which can forward them.)
 	MOVQ    (BX), AX
 	MOVQ    AX, (DI)
 	MOVQ    8(BX), AX
 	MOVQ    AX, 8(DI)
 	MOVWQZX 16(BX), AX
 	MOVW    AX, 16(DI)
-	LEAQ const_minMatch(DI)(DX*1), DI
-	JMP  loop
+	LEAQ    const_minMatch(DI)(DX*1), DI
+	JMP     loop
 
 short_offset:
 	LEAQ const_minMatch(DX), CX
 	JMP  match
 
-	// A match of 19 bytes or more, from the main path: its first length
-	// byte lies inside the 18 bytes of room. At an offset of 32 or more,
-	// with 64 bytes of dst after it, its first 64 bytes take four 16-byte
-	// moves with no branch on the length (most such matches are 64 bytes
-	// or shorter), and match_far_copy the rest.
-main_long_match:
+	// A match of 19 bytes or more after long literals, or of the main
+	// path's that main_long_match leaves: its first length byte at SI.
+long_match_first:
 	MOVBQZX (SI), CX
 	CMPQ    CX, $255
 	JEQ     long_match
 	INCQ    SI
 	ADDQ    $(15+const_minMatch), CX
-	CMPQ    AX, $32
-	JCS     match
-	LEAQ    64(DI)(CX*1), DX
-	CMPQ    DX, R10
-	JHI     match
-	LEAQ    (DI)(CX*1), DX
-	MOVOU   (BX), X0
-	MOVOU   X0, (DI)
-	MOVOU   16(BX), X1
-	MOVOU   X1, 16(DI)
-	MOVOU   32(BX), X0
-	MOVOU   X0, 32(DI)
-	MOVOU   48(BX), X1
-	MOVOU   X1, 48(DI)
-	CMPQ    CX, $64
-	JHI     main_long_rest
-	MOVQ    DX, DI
-	JMP     loop
-
-main_long_rest:
-	ADDQ $64, BX
-	ADDQ $64, DI
-	JMP  match_far_copy
+	JMP     match
 
 	// Fewer than 18 bytes of src or 38 of dst left: literals are copied
 	// exactly, with moves that overlap, and the match must start 16 bytes
@@ -585,6 +756,12 @@ DATA patternMasks<>+488(SB)/8, $0x000e0d0c0b0a0908
 DATA patternMasks<>+496(SB)/8, $0x0807060504030201
 DATA patternMasks<>+504(SB)/8, $0x01000e0d0c0b0a09
 GLOBL patternMasks<>(SB), RODATA|NOPTR, $512
+
+// matchTail holds, for each match length field f from 0 to 12 (a match
+// of f+4 bytes), where its second 8-byte move starts: max(f-4, 0).
+DATA matchTail<>+0(SB)/8, $0x0302010000000000
+DATA matchTail<>+8(SB)/8, $0x0000000807060504
+GLOBL matchTail<>(SB), RODATA|NOPTR, $16
 
 // patternSteps holds, for each offset d, 32 - 32 mod d.
 DATA patternSteps<>+0(SB)/8, $0x1c1e1e201e202000
