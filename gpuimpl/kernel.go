@@ -71,9 +71,8 @@ type pageKernel struct {
 	dstSlot, metaAddr, table, pg ptx.Reg // 64-bit addresses
 	base, cursor, out            ptx.Reg // the parse state, the same in every lane
 	isLane0                      ptx.Reg
-	// Per-lane constants of the inner loops: lane-1, lane+4096 and those of
-	// the group's word loads (32-bit),
-	// pg+lane-1 and dstSlot+lane (64-bit addresses).
+	// Per-lane constants of the inner loops: lane-1, lane+4096 (a hash key
+	// no hash takes), those of the group's word loads, and dstSlot+lane.
 	laneM1, laneKey     ptx.Reg
 	laneWord, laneShift ptx.Reg // lane&^3 and 8·(lane&3)
 	dstLane             ptx.Reg
