@@ -32,19 +32,22 @@
 //     the stores that run past it (64 for a long match from the main path,
 //     whose first 64 bytes are moved whatever its length) or is copied
 //     with stores that end exactly at its end (one 16-byte move when it is
-//     16 bytes or shorter).
+//     16 bytes or shorter and 16 bytes of dst follow its start, one byte
+//     at a time near the end of dst); literals that end src are copied
+//     with moves that end exactly at their end.
 //   - Loads from dst stay at or after its start (offset <= output position,
 //     checked) and below its end: a match source starts before the match
-//     and is loaded in pieces of 2 to 16 bytes, none reaching further than
+//     and is loaded in pieces of 1 to 16 bytes, none reaching further than
 //     the match's own stores.
 //   - A sequence is decoded whole, with every check of
 //     reference.DecompressBlock passing on it, or not at all: on a zero
 //     offset, an offset past the output, a length above maxLength, or a
 //     sequence that does not fit as above, it returns the position of the
 //     sequence's start, and the caller's checks take it from there. The
-//     last sequence, literals that end src exactly, is decoded only by the
-//     tight path (the main path leaves 16 bytes after literals), which then
-//     returns last = true. Bytes stored into dst beyond the returned
+//     last sequence, literals that end src exactly, is decoded only where
+//     the literals are copied exactly (the tight path, or literals_exact
+//     for 15 or more), which then returns last = true, so that a page
+//     decoded whole does not leave its last sequences to the caller. Bytes stored into dst beyond the returned
 //     position are not part of the output, which DecompressBlock permits.
 //
 // Registers:
@@ -336,9 +339,9 @@ long_match_first:
 	ADDQ    $(15+const_minMatch), CX
 	JMP     match
 
-	// Fewer than 18 bytes of src or 38 of dst left: literals are copied
-	// exactly, with moves that overlap, and the match must start 16 bytes
-	// or more before the end of dst.
+	// Fewer than 19 bytes of src or 38 of dst left: literals are copied
+	// exactly, with moves that overlap (15 or more at literal_length), and
+	// a match that ends near the end of dst is copied by match_bytes.
 tight:
 	CMPQ    SI, R11
 	JCC     done
@@ -349,7 +352,7 @@ tight:
 	SHRQ    $4, CX
 	ANDQ    $15, DX
 	CMPQ    CX, $15
-	JEQ     bail
+	JEQ     tight_long_literals
 	LEAQ    1(SI)(CX*1), AX // end of the literals in src
 	CMPQ    AX, R11
 	JHI     bail
@@ -395,9 +398,6 @@ tight_literals_done:
 	JEQ  last        // literals only: the last sequence
 	LEAQ 2(SI), AX
 	CMPQ AX, R11
-	JHI  bail
-	LEAQ 16(DI), AX
-	CMPQ AX, R10
 	JHI  bail
 	MOVWQZX (SI), AX
 	ADDQ    $2, SI
@@ -463,7 +463,7 @@ literal_length:
 	JHI     bail
 	LEAQ    16(SI)(CX*1), AX
 	CMPQ    AX, R11
-	JHI     bail     // also where the literals end the block
+	JHI     literals_exact
 	LEAQ    16(DI)(CX*1), AX
 	CMPQ    AX, R10
 	JHI     bail
@@ -509,10 +509,11 @@ long_match:
 	JHI     bail
 	LEAQ    const_minMatch(DX), CX
 
-	// A match of CX bytes from BX at offset AX. Every path here leaves 16
-	// bytes of dst from DI: the main path at most 14 + 16 literals into the
-	// room of 38, long literals 16 bytes of dst after them, and the tight
-	// path checks it.
+	// A match of CX bytes from BX at offset AX. The main path and long
+	// literals leave 16 bytes of dst from DI (at most 14 + 16 literals
+	// into the room of 38, or 16 bytes of dst after long literals); from
+	// the tight path, a match may end near the end of dst, and one without
+	// room for the moves below goes to match_bytes.
 match:
 	LEAQ (DI)(CX*1), DX // end of the match
 	CMPQ DX, R10
@@ -523,6 +524,9 @@ match:
 	JHI  match_long
 
 	// Up to 16 bytes at an offset of 16 or more: one 16-byte move.
+	LEAQ  16(DI), CX
+	CMPQ  CX, R10
+	JHI   match_bytes
 	MOVOU (BX), X0
 	MOVOU X0, (DI)
 	MOVQ  DX, DI
@@ -610,7 +614,7 @@ pattern:
 	JLS  pattern_load
 	LEAQ -32(DX), CX
 	CMPQ DI, CX
-	JHI  bail
+	JHI  match_bytes
 
 pattern_load:
 	MOVOU   (BX), X0 // the pattern, then up to 15 bytes the shuffles ignore
@@ -666,6 +670,60 @@ pattern_last:
 	MOVOU X0, (CX)
 	MOVQ  DX, DI
 	JMP   loop
+
+	// 15 or more literals from the tight path: their length from SI+1 on.
+tight_long_literals:
+	INCQ SI
+	JMP  literal_length
+
+	// CX literals at SI without 16 bytes of src after them: decoded here
+	// only when they end src, as the last sequence, with moves that end
+	// exactly at their end; anything else goes back to the caller.
+literals_exact:
+	LEAQ (SI)(CX*1), AX // end of the literals in src
+	CMPQ AX, R11
+	JNE  bail
+	LEAQ (DI)(CX*1), BX // end of the literals in dst
+	CMPQ BX, R10
+	JHI  bail
+	CMPQ CX, $16
+	JCS  literals_exact15
+	SUBQ $16, AX
+	SUBQ $16, BX
+
+literals_exact_copy:
+	MOVOU (SI), X0
+	MOVOU X0, (DI)
+	ADDQ  $16, SI
+	ADDQ  $16, DI
+	CMPQ  DI, BX
+	JCS   literals_exact_copy
+	MOVOU (AX), X0
+	MOVOU X0, (BX)
+	LEAQ  16(AX), SI
+	LEAQ  16(BX), DI
+	JMP   last
+
+literals_exact15:
+	MOVQ (SI), DX
+	MOVQ DX, (DI)
+	MOVQ -8(AX), DX
+	MOVQ DX, -8(BX)
+	MOVQ AX, SI
+	MOVQ BX, DI
+	JMP  last
+
+	// A short match near the end of dst, one byte at a time: each load
+	// reads a byte stored before it, and the stores end at the match's
+	// end (DX). The canonical parse puts the last match here once a page.
+match_bytes:
+	MOVBLZX (BX), CX
+	MOVB    CX, (DI)
+	INCQ    BX
+	INCQ    DI
+	CMPQ    DI, DX
+	JCS     match_bytes
+	JMP     loop
 
 bail:
 	MOVQ R14, SI
