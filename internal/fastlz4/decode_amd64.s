@@ -33,8 +33,9 @@
 //     whose first 64 bytes are moved whatever its length) or is copied
 //     with stores that end exactly at its end (one 16-byte move when it is
 //     16 bytes or shorter and 16 bytes of dst follow its start, one byte
-//     at a time near the end of dst); literals that end src are copied
-//     with moves that end exactly at their end.
+//     at a time near the end of dst); literals of 15 or more without 16
+//     bytes of src and of dst after them are copied with moves that end
+//     exactly at their end.
 //   - Loads from dst stay at or after its start (offset <= output position,
 //     checked) and below its end: a match source starts before the match
 //     and is loaded in pieces of 1 to 16 bytes, none reaching further than
@@ -394,6 +395,8 @@ tight_literals1:
 tight_literals_done:
 	MOVQ AX, SI
 	ADDQ CX, DI
+
+literals_done:
 	CMPQ SI, R11
 	JEQ  last        // literals only: the last sequence
 	LEAQ 2(SI), AX
@@ -407,7 +410,7 @@ tight_literals_done:
 	// inside the room. Under 255, with 32 bytes of src and of dst after
 	// the literals, the first 32 bytes take two 16-byte moves with no
 	// branch on the length (most runs are 32 bytes or shorter), and the
-	// sequence goes on at main_offset.
+	// sequence goes on at main_offset; without that room, at literal_room.
 long_literals:
 	MOVBQZX 1(SI), AX
 	CMPQ    AX, $255
@@ -416,10 +419,10 @@ long_literals:
 	ADDQ    $2, SI
 	LEAQ    32(SI)(CX*1), AX
 	CMPQ    AX, R11
-	JHI     bail
+	JHI     literal_room
 	LEAQ    32(DI)(CX*1), AX
 	CMPQ    AX, R10
-	JHI     bail
+	JHI     literal_room
 	MOVOU   (SI), X0
 	MOVOU   16(SI), X1
 	MOVOU   X0, (DI)
@@ -461,12 +464,15 @@ literal_length:
 	JEQ     literal_length
 	CMPQ    CX, $const_maxLength
 	JHI     bail
+
+	// CX literals at SI, with or without room after them.
+literal_room:
 	LEAQ    16(SI)(CX*1), AX
 	CMPQ    AX, R11
 	JHI     literals_exact
 	LEAQ    16(DI)(CX*1), AX
 	CMPQ    AX, R10
-	JHI     bail
+	JHI     literals_exact
 
 	// Copy 16 bytes at a time up to the end of the literals, rounded up.
 	LEAQ (DI)(CX*1), BX // end of the literals in dst
@@ -676,42 +682,41 @@ tight_long_literals:
 	INCQ SI
 	JMP  literal_length
 
-	// CX literals at SI without 16 bytes of src after them: decoded here
-	// only when they end src, as the last sequence, with moves that end
-	// exactly at their end; anything else goes back to the caller.
+	// CX literals (15 or more) at SI without 16 bytes of src or of dst
+	// after them: moves that end exactly at their end, then the sequence
+	// goes on as the tight path's.
 literals_exact:
 	LEAQ (SI)(CX*1), AX // end of the literals in src
 	CMPQ AX, R11
-	JNE  bail
+	JHI  bail
 	LEAQ (DI)(CX*1), BX // end of the literals in dst
 	CMPQ BX, R10
 	JHI  bail
 	CMPQ CX, $16
 	JCS  literals_exact15
-	SUBQ $16, AX
-	SUBQ $16, BX
+	MOVOU -16(AX), X1
+	LEAQ  -16(BX), CX
 
 literals_exact_copy:
 	MOVOU (SI), X0
 	MOVOU X0, (DI)
 	ADDQ  $16, SI
 	ADDQ  $16, DI
-	CMPQ  DI, BX
+	CMPQ  DI, CX
 	JCS   literals_exact_copy
-	MOVOU (AX), X0
-	MOVOU X0, (BX)
-	LEAQ  16(AX), SI
-	LEAQ  16(BX), DI
-	JMP   last
+	MOVOU X1, (CX)
+	MOVQ  AX, SI
+	MOVQ  BX, DI
+	JMP   literals_done
 
 literals_exact15:
-	MOVQ (SI), DX
-	MOVQ DX, (DI)
-	MOVQ -8(AX), DX
-	MOVQ DX, -8(BX)
+	MOVQ (SI), X0
+	MOVQ -8(AX), X1
+	MOVQ X0, (DI)
+	MOVQ X1, -8(BX)
 	MOVQ AX, SI
 	MOVQ BX, DI
-	JMP  last
+	JMP  literals_done
 
 	// A short match near the end of dst, one byte at a time: each load
 	// reads a byte stored before it, and the stores end at the match's
