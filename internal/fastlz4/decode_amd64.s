@@ -32,19 +32,23 @@
 //     the stores that run past it (64 for a long match from the main path,
 //     whose first 64 bytes are moved whatever its length) or is copied
 //     with stores that end exactly at its end (one 16-byte move when it is
-//     16 bytes or shorter).
+//     16 bytes or shorter and 16 bytes of dst follow its start, one byte
+//     at a time near the end of dst); literals of 15 or more without 16
+//     bytes of src and of dst after them are copied with moves that end
+//     exactly at their end.
 //   - Loads from dst stay at or after its start (offset <= output position,
 //     checked) and below its end: a match source starts before the match
-//     and is loaded in pieces of 2 to 16 bytes, none reaching further than
+//     and is loaded in pieces of 1 to 16 bytes, none reaching further than
 //     the match's own stores.
 //   - A sequence is decoded whole, with every check of
 //     reference.DecompressBlock passing on it, or not at all: on a zero
 //     offset, an offset past the output, a length above maxLength, or a
 //     sequence that does not fit as above, it returns the position of the
 //     sequence's start, and the caller's checks take it from there. The
-//     last sequence, literals that end src exactly, is decoded only by the
-//     tight path (the main path leaves 16 bytes after literals), which then
-//     returns last = true. Bytes stored into dst beyond the returned
+//     last sequence, literals that end src exactly, is decoded only where
+//     the literals are copied exactly (the tight path, or literals_exact
+//     for 15 or more), which then returns last = true, so that a page
+//     decoded whole does not leave its last sequences to the caller. Bytes stored into dst beyond the returned
 //     position are not part of the output, which DecompressBlock permits.
 //
 // Registers:
@@ -336,9 +340,9 @@ long_match_first:
 	ADDQ    $(15+const_minMatch), CX
 	JMP     match
 
-	// Fewer than 18 bytes of src or 38 of dst left: literals are copied
-	// exactly, with moves that overlap, and the match must start 16 bytes
-	// or more before the end of dst.
+	// Fewer than 19 bytes of src or 38 of dst left: literals are copied
+	// exactly, with moves that overlap (15 or more at literal_length), and
+	// a match that ends near the end of dst is copied by match_bytes.
 tight:
 	CMPQ    SI, R11
 	JCC     done
@@ -349,7 +353,7 @@ tight:
 	SHRQ    $4, CX
 	ANDQ    $15, DX
 	CMPQ    CX, $15
-	JEQ     bail
+	JEQ     tight_long_literals
 	LEAQ    1(SI)(CX*1), AX // end of the literals in src
 	CMPQ    AX, R11
 	JHI     bail
@@ -391,13 +395,12 @@ tight_literals1:
 tight_literals_done:
 	MOVQ AX, SI
 	ADDQ CX, DI
+
+literals_done:
 	CMPQ SI, R11
 	JEQ  last        // literals only: the last sequence
 	LEAQ 2(SI), AX
 	CMPQ AX, R11
-	JHI  bail
-	LEAQ 16(DI), AX
-	CMPQ AX, R10
 	JHI  bail
 	MOVWQZX (SI), AX
 	ADDQ    $2, SI
@@ -407,7 +410,7 @@ tight_literals_done:
 	// inside the room. Under 255, with 32 bytes of src and of dst after
 	// the literals, the first 32 bytes take two 16-byte moves with no
 	// branch on the length (most runs are 32 bytes or shorter), and the
-	// sequence goes on at main_offset.
+	// sequence goes on at main_offset; without that room, at literal_room.
 long_literals:
 	MOVBQZX 1(SI), AX
 	CMPQ    AX, $255
@@ -416,10 +419,10 @@ long_literals:
 	ADDQ    $2, SI
 	LEAQ    32(SI)(CX*1), AX
 	CMPQ    AX, R11
-	JHI     bail
+	JHI     literal_room
 	LEAQ    32(DI)(CX*1), AX
 	CMPQ    AX, R10
-	JHI     bail
+	JHI     literal_room
 	MOVOU   (SI), X0
 	MOVOU   16(SI), X1
 	MOVOU   X0, (DI)
@@ -461,12 +464,15 @@ literal_length:
 	JEQ     literal_length
 	CMPQ    CX, $const_maxLength
 	JHI     bail
+
+	// CX literals at SI, with or without room after them.
+literal_room:
 	LEAQ    16(SI)(CX*1), AX
 	CMPQ    AX, R11
-	JHI     bail     // also where the literals end the block
+	JHI     literals_exact
 	LEAQ    16(DI)(CX*1), AX
 	CMPQ    AX, R10
-	JHI     bail
+	JHI     literals_exact
 
 	// Copy 16 bytes at a time up to the end of the literals, rounded up.
 	LEAQ (DI)(CX*1), BX // end of the literals in dst
@@ -509,10 +515,11 @@ long_match:
 	JHI     bail
 	LEAQ    const_minMatch(DX), CX
 
-	// A match of CX bytes from BX at offset AX. Every path here leaves 16
-	// bytes of dst from DI: the main path at most 14 + 16 literals into the
-	// room of 38, long literals 16 bytes of dst after them, and the tight
-	// path checks it.
+	// A match of CX bytes from BX at offset AX. The main path and long
+	// literals leave 16 bytes of dst from DI (at most 14 + 16 literals
+	// into the room of 38, or 16 bytes of dst after long literals); from
+	// the tight path, a match may end near the end of dst, and one without
+	// room for the moves below goes to match_bytes.
 match:
 	LEAQ (DI)(CX*1), DX // end of the match
 	CMPQ DX, R10
@@ -523,6 +530,9 @@ match:
 	JHI  match_long
 
 	// Up to 16 bytes at an offset of 16 or more: one 16-byte move.
+	LEAQ  16(DI), CX
+	CMPQ  CX, R10
+	JHI   match_bytes
 	MOVOU (BX), X0
 	MOVOU X0, (DI)
 	MOVQ  DX, DI
@@ -610,7 +620,7 @@ pattern:
 	JLS  pattern_load
 	LEAQ -32(DX), CX
 	CMPQ DI, CX
-	JHI  bail
+	JHI  match_bytes
 
 pattern_load:
 	MOVOU   (BX), X0 // the pattern, then up to 15 bytes the shuffles ignore
@@ -666,6 +676,59 @@ pattern_last:
 	MOVOU X0, (CX)
 	MOVQ  DX, DI
 	JMP   loop
+
+	// 15 or more literals from the tight path: their length from SI+1 on.
+tight_long_literals:
+	INCQ SI
+	JMP  literal_length
+
+	// CX literals (15 or more) at SI without 16 bytes of src or of dst
+	// after them: moves that end exactly at their end, then the sequence
+	// goes on as the tight path's.
+literals_exact:
+	LEAQ (SI)(CX*1), AX // end of the literals in src
+	CMPQ AX, R11
+	JHI  bail
+	LEAQ (DI)(CX*1), BX // end of the literals in dst
+	CMPQ BX, R10
+	JHI  bail
+	CMPQ CX, $16
+	JCS  literals_exact15
+	MOVOU -16(AX), X1
+	LEAQ  -16(BX), CX
+
+literals_exact_copy:
+	MOVOU (SI), X0
+	MOVOU X0, (DI)
+	ADDQ  $16, SI
+	ADDQ  $16, DI
+	CMPQ  DI, CX
+	JCS   literals_exact_copy
+	MOVOU X1, (CX)
+	MOVQ  AX, SI
+	MOVQ  BX, DI
+	JMP   literals_done
+
+literals_exact15:
+	MOVQ (SI), X0
+	MOVQ -8(AX), X1
+	MOVQ X0, (DI)
+	MOVQ X1, -8(BX)
+	MOVQ AX, SI
+	MOVQ BX, DI
+	JMP  literals_done
+
+	// A short match near the end of dst, one byte at a time: each load
+	// reads a byte stored before it, and the stores end at the match's
+	// end (DX). The canonical parse puts the last match here once a page.
+match_bytes:
+	MOVBLZX (BX), CX
+	MOVB    CX, (DI)
+	INCQ    BX
+	INCQ    DI
+	CMPQ    DI, DX
+	JCS     match_bytes
+	JMP     loop
 
 bail:
 	MOVQ R14, SI

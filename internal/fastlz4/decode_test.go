@@ -245,3 +245,40 @@ func TestDecompressBlockLongSequences(t *testing.T) {
 		}
 	}
 }
+
+// Checks PAGE-6 at the end of a block, where the assembly loop copies
+// exactly: a last run of 5 to 300 literals, after a sequence of 3 to 40
+// literals and a match of 4 to 40 bytes at offsets 1 to 40 and 200 (byte
+// by byte where it ends near the end of dst), into every destination size
+// from 40 bytes more than the output down to 60 bytes less: each against
+// the reference (compareDecoders), and the output in full.
+func TestDecompressBlockTail(t *testing.T) {
+	lit := func(n, seed int) []byte {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte(i*seed + seed>>1)
+		}
+		return b
+	}
+	for _, lastLen := range []int{5, 9, 14, 15, 16, 17, 31, 32, 33, 100, 269, 270, 300} {
+		for _, matchLen := range []int{4, 7, 12, 16, 17, 18, 19, 33, 40} {
+			for offset := 1; offset <= 200; offset++ {
+				if offset > 40 && offset != 200 {
+					continue
+				}
+				for _, litLen := range []int{3, 15, 16, 21, 40} {
+					block := appendSequence(nil, lit(200, 11), 7, 20)
+					block = appendSequence(block, lit(litLen, offset), offset, matchLen)
+					block = appendLast(block, lit(lastLen, matchLen))
+					n, err := reference.DecompressBlock(make([]byte, 1<<16), block)
+					if err != nil {
+						t.Fatalf("last %d, literals %d, match %d, offset %d: reference: %v", lastLen, litLen, matchLen, offset, err)
+					}
+					for dstLen := n + 40; dstLen >= max(n-60, 0); dstLen-- {
+						compareDecoders(t, block, dstLen)
+					}
+				}
+			}
+		}
+	}
+}
