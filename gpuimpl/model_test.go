@@ -78,7 +78,7 @@ func warpModel(page *[PageSize]byte, winner func(lanes uint32) int) (kind uint32
 				continue
 			}
 			set := ballot(func(m int) bool { return valid[m] && hv[m] == hv[l] })
-			if set&(1<<l) != 0 && l == winner(set) {
+			if l == winner(set) {
 				table[hv[l]] = uint16(base + uint32(l))
 			}
 		}
