@@ -138,7 +138,8 @@ func TestKernelTarget(t *testing.T) {
 // Checks RT-6: a batch is cut into chunks of BatchPages pages, or, with
 // asynchronous stages over several slots, each of about 1 / (2 × slots) of
 // the pages still to issue, none below minChunk pages (but the last) nor
-// above BatchPages, and together exactly the batch.
+// above BatchPages, the last 2 × minChunk pages halved down to tailChunk,
+// and together exactly the batch.
 func TestChunkPages(t *testing.T) {
 	for _, c := range []struct {
 		n, batchPages, slots int
@@ -169,6 +170,18 @@ func TestChunkPages(t *testing.T) {
 	want := []int{3750, 3282, 2871, 2513, 2198, 2048, 2048, 2048, 2048, 2048, 2048, 2048, 1050}
 	if !slices.Equal(sizes, want) {
 		t.Errorf("30,000 pages in chunks of %v, want %v", sizes, want)
+	}
+	defer func(t int) { tailChunk = t }(tailChunk)
+	tailChunk = 512
+	sizes = sizes[:0]
+	for left := 10000; left > 0; {
+		n := chunkPages(left, 8192, 4, true)
+		sizes = append(sizes, n)
+		left -= n
+	}
+	want = []int{2048, 2048, 2048, 1928, 964, 512, 452}
+	if !slices.Equal(sizes, want) {
+		t.Errorf("10,000 pages with tailChunk 512 in chunks of %v, want %v", sizes, want)
 	}
 }
 

@@ -46,18 +46,27 @@ type Options struct {
 // There, smaller chunks made every batch size slower (spec/gpu-results.md).
 const minChunk = 2048
 
+// tailChunk is the smallest chunk chunkPages cuts the last 2 × minChunk
+// pages of a batch into; at minChunk they are not cut further.
+var tailChunk = minChunk
+
 // chunkPages is the size of a batch's next chunk when n of its pages remain
 // to be issued (RT-6): batchPages (or the n left), or with asynchronous stages over more
 // than one slot, where that would leave the ring few chunks to overlap, an
 // eighth of the remaining pages with 4 slots (1 / (2 × slots)), but at
-// least minChunk. So the last chunks, whose kernels and copies no later
+// least minChunk; of the last 2 × minChunk pages, half of those left, but
+// at least tailChunk. So the last chunks, whose kernels and copies no later
 // chunk hides, are short too.
 func chunkPages(n, batchPages, slots int, async bool) int {
 	if !async || slots < 2 {
 		return min(n, batchPages)
 	}
 	share := (n + 2*slots - 1) / (2 * slots)
-	return min(n, batchPages, max(minChunk, share))
+	least := minChunk
+	if n < 2*minChunk {
+		least = max(tailChunk, (n+1)/2)
+	}
+	return min(n, batchPages, max(least, share))
 }
 
 // Timings are measured with CUDA events (H2D, Kernel, D2H, Total) and, for

@@ -3,6 +3,7 @@
 package gpuimpl
 
 import (
+	"flag"
 	"fmt"
 	"slices"
 	"testing"
@@ -11,12 +12,20 @@ import (
 	"github.com/lz4warp/lz4warp/internal/dataset"
 )
 
+var tailChunkFlag = flag.Int("tailchunk", 0, "BenchmarkPipeline: the smallest chunk of a batch's last pages (tailChunk); 0 keeps the default")
+
 // BenchmarkPipeline compresses batches from HostPages (as a PageBuffer
 // does) with 8,192 pages per slot and 4 slots (RT-6): GB/s from the host
-// clock, the median host time beyond the device's (its begin and end
-// events) as host-us, and in the log the last batch's chunks, each with
+// clock, the median and the longest wall time of a batch, the median host
+// time beyond the device's (its begin and end events) as host-us, the pages' bytes over the time from the first H2D
+// copy's start to the last one's end in the last batch as h2d-GB/s, and in
+// the log the last batch's chunks, each with
 // the times of its stage events in microseconds from the batch's start.
 func BenchmarkPipeline(b *testing.B) {
+	if *tailChunkFlag > 0 {
+		defer func(t int) { tailChunk = t }(tailChunk)
+		tailChunk = *tailChunkFlag
+	}
 	for _, name := range []string{"mixed", "binaries", "text"} {
 		for _, size := range []int{1000, 3000, 10000, 30000} {
 			set, err := dataset.Load(name, size)
@@ -34,26 +43,39 @@ func BenchmarkPipeline(b *testing.B) {
 					h.Pages[i] = set[i%len(set)]
 				}
 				var timeline []string
+				var h2dFrom, h2dTo time.Duration
 				e.onChunk = func(lo, n int, at stageTimes) {
+					if lo == 0 {
+						h2dFrom = at[evLoad]
+					}
+					h2dTo = max(h2dTo, at[evLoaded])
 					timeline = append(timeline, fmt.Sprintf("%6d+%5d: h2d %5.0f-%5.0f kernel %5.0f-%5.0f counted %5.0f d2h -%5.0f",
 						lo, n, us(at[evLoad]), us(at[evLoaded]), us(at[evLaunch]), us(at[evKernel]), us(at[evCounted]), us(at[evCopied])))
 				}
-				var over []time.Duration
+				var over, wall []time.Duration
+				var total time.Duration // the last batch's, from its begin event to its end event
 				b.SetBytes(int64(size) * PageSize)
 				for b.Loop() {
-					timeline = timeline[:0]
+					timeline, h2dTo = timeline[:0], 0
 					start := time.Now()
 					_, t, err := e.CompressHost(h, size)
 					if err != nil {
 						b.Fatal(err)
 					}
-					over = append(over, time.Since(start)-t.Total)
+					total = t.Total
+					wall = append(wall, time.Since(start))
+					over = append(over, wall[len(wall)-1]-t.Total)
 				}
 				slices.Sort(over)
+				slices.Sort(wall)
 				b.ReportMetric(us(over[len(over)/2]), "host-us")
+				b.ReportMetric(us(wall[len(wall)/2]), "wall-p50-us")
+				b.ReportMetric(us(wall[len(wall)-1]), "wall-max-us")
+				b.ReportMetric(float64(size*PageSize)/(h2dTo-h2dFrom).Seconds()/1e9, "h2d-GB/s")
 				for _, l := range timeline {
 					b.Log(l)
 				}
+				b.Logf("end %5.0f", us(total))
 			})
 		}
 	}
