@@ -24,6 +24,7 @@ gpu-binaries: cuda-sdk
 		echo "gpu-binaries: ./cmd/lz4warp -> $(GPU_BUILD)/lz4warp"; \
 		$(CUDA_ENV) $(GO) build -tags cuda -ldflags='-s -w' -o $(GPU_BUILD)/lz4warp ./cmd/lz4warp; fi
 	cp scripts/gpu-run.sh $(GPU_BUILD)/run.sh
+	cp scripts/gpu-goroot.sh $(GPU_BUILD)/goroot.sh
 	chmod +x $(GPU_BUILD)/run.sh
 	@du -sh $(GPU_BUILD)
 

@@ -60,16 +60,18 @@ func TestRunScriptSummary(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	script, err := os.ReadFile(filepath.Join("..", "..", "scripts", "gpu-run.sh"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	write := func(name, text string) {
 		if err := os.WriteFile(filepath.Join(bin, name), []byte(text), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	write("run.sh", string(script))
+	for name, from := range map[string]string{"run.sh": "gpu-run.sh", "goroot.sh": "gpu-goroot.sh"} {
+		script, err := os.ReadFile(filepath.Join("..", "..", "scripts", from))
+		if err != nil {
+			t.Fatal(err)
+		}
+		write(name, string(script))
+	}
 	// Stand-ins for the test binaries: they print what the real ones print.
 	write("gpuimpl.test", "#!/bin/sh\ncase \"$PWD\" in */gpuimpl) ;; *) echo wrong folder; exit 3;; esac\n"+
 		"echo '--- PASS: TestConformance (1.00s)'\necho 'conformance: pages checked 1048576, mismatches 0'\necho PASS\n")

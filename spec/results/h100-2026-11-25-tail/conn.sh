@@ -3,11 +3,8 @@
 # number of hardware work queues and with CUDA_DEVICE_MAX_CONNECTIONS=32,
 # in turns, two rounds; wall-time percentiles show outlier batches.
 O=$OUT/conn; mkdir -p $O
-g=/tmp/lz4warp-goroot
-mkdir -p "$g/src" "$g/doc" "$g/bin" "$g/pkg/tool"
-find /usr/local/cuda/include /usr/include -type f \( -name '*.h' -o -name '*.hpp' -o -name '*.cuh' \) 2>/dev/null | sort | while read -r f; do cp "$f" "$g/src/$(echo "${f#/}" | tr / _).txt"; done
-find -L /usr/local/cuda/bin -maxdepth 1 -type f -perm -u+x 2>/dev/null | sort | while read -r f; do cp "$f" "$g/bin/"; done
-export GOROOT=$g
+source scripts/gpu-goroot.sh
+setup_goroot
 bin=$PWD/build/tail
 cd gpuimpl
 date -u > $O/start.txt

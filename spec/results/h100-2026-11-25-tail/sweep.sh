@@ -5,11 +5,8 @@
 # (go test -c -tags cuda ./gpuimpl), run from the gpuimpl folder.
 O=$OUT/tail; mkdir -p $O
 nvidia-smi --query-gpu=name,driver_version --format=csv > $O/device.txt
-g=/tmp/lz4warp-goroot
-mkdir -p "$g/src" "$g/doc" "$g/bin" "$g/pkg/tool"
-find /usr/local/cuda/include /usr/include -type f \( -name '*.h' -o -name '*.hpp' -o -name '*.cuh' \) 2>/dev/null | sort | while read -r f; do cp "$f" "$g/src/$(echo "${f#/}" | tr / _).txt"; done
-find -L /usr/local/cuda/bin -maxdepth 1 -type f -perm -u+x 2>/dev/null | sort | while read -r f; do cp "$f" "$g/bin/"; done
-export GOROOT=$g
+source scripts/gpu-goroot.sh
+setup_goroot
 bin=$PWD/build/tail
 cd gpuimpl
 date -u > $O/start.txt
