@@ -203,7 +203,15 @@ func (k *pageKernel) lowestLane(dst, mask ptx.Reg) {
 }
 
 // parse runs the groups of 32 positions (PARSE-9) and ends with the last
-// literals and the meta word.
+// literals and the meta word. The groups are software-pipelined: a group's
+// table phase (hash, entry read, sets of equal hashes, the table's update)
+// reads nothing the parse writes, only the table as the groups before it
+// left it. So iteration g runs the table phase of group g+1 beside the
+// verification and parse of group g, whose candidates the iteration before
+// found, and their shared-memory round trips overlap; the table is still
+// updated group after group. The first iteration is that of the group
+// before the first (base -32): it has no valid lane and only runs group 0's
+// table phase.
 func (k *pageKernel) parse() {
 	k.laneM1, k.laneKey = k.NewReg32(), k.NewReg32()
 	k.Add(k.laneKey, k.lane, ptx.Imm(4096))
@@ -217,48 +225,45 @@ func (k *pageKernel) parse() {
 	k.Cvt64(lane64, k.lane)
 	k.Add(k.dstLane, k.dstSlot, lane64)
 	k.base, k.cursor, k.out = k.NewReg32(), k.NewReg32(), k.NewReg32()
-	k.Mov(k.base, ptx.Imm(0))
 	k.Mov(k.cursor, ptx.Imm(0))
 	k.Mov(k.out, ptx.Imm(0))
 	group, selectMatch, nextGroup := k.NewLabel("group"), k.NewLabel("select"), k.NewLabel("next_group")
 
-	cur, next1, next2 := k.NewReg32(), k.NewReg32(), k.NewReg32()
+	// Iteration g has the candidates of groups g and g+1, and the hashes of
+	// g+1 and, once it computes them, g+2.
+	cand, tcand, h, ah := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
 	k.WarpSync(ptx.FullMask)
 	k.Note("the page copy is complete")
-	k.groupWords(k.base, cur, next1, next2)
-	curAhead, next1Ahead, next2Ahead := k.NewReg32(), k.NewReg32(), k.NewReg32()
+	k.Mov(k.base, ptx.Imm(0))
+	k.groupWords(k.base, h, ptx.Reg{}, ptx.Reg{})
+	k.hash(h, h)
+	k.Mov(k.base, ptx.Hex(0xffffffe0))
+	k.Note("-32: the group before the first, whose lanes are all past the last position")
+	k.Mov(cand, ptx.Imm(emptyEntry))
 
 	k.Place(group)
-	k.Comment("a group: lane l visits position base+l (PARSE-2)")
-	k.WarpSync(ptx.FullMask)
-	k.Note("the previous group's table writes (or the clear) are visible")
-	p, h := k.NewReg32(), k.NewReg32()
-	valid := k.NewPred()
+	k.Comment("iteration g: lane l visits position base+l of group g and base+32+l of group g+1 (PARSE-2)")
+	p, tbase, tp := k.NewReg32(), k.NewReg32(), k.NewReg32()
+	valid, tvalid, more := k.NewPred(), k.NewPred(), k.NewPred()
 	k.Add(p, k.base, k.lane)
 	k.SetpU(ptx.LE, valid, p, ptx.Imm(lastPos))
-	k.Mul(h, cur, ptx.Imm(hashPrime))
-	k.Shr(h, h, ptx.Imm(32-12))
-	k.Note("PARSE-1")
-	entry, cand := k.NewReg32(), k.NewReg32()
+	k.Add(tbase, k.base, ptx.Imm(32))
+	k.Add(tp, tbase, k.lane)
+	k.SetpU(ptx.LE, tvalid, tp, ptx.Imm(lastPos))
+	k.SetpU(ptx.LE, more, tbase, ptx.Imm(lastPos))
+	k.Note("group g+1 is a group: decided early, off the loop's path")
+	entry := k.NewReg32()
 	slot := k.NewReg64()
 	k.MulWide(slot, h, ptx.Imm(2))
 	k.Add(slot, slot, k.table)
 	k.Ld(ptx.Shared, "u16", entry, ptx.At(slot, 0))
-	k.Note("the table before the group's update")
-	{
-		next := k.NewReg32()
-		k.Add(next, k.base, ptx.Imm(32))
-		k.groupWords(next, curAhead, next1Ahead, next2Ahead)
-		k.Note("the next group's words, loaded while this group waits on the table")
-	}
-	k.sets(p, h, valid, slot, entry, cand)
-	covered, end := k.NewPred(), k.NewReg32()
-	k.Add(end, k.base, ptx.Imm(32))
-	k.SetpU(ptx.GE, covered, k.cursor, end)
-	k.If(covered).BraUni(nextGroup)
-	k.Note("a match covers the group: no position of it can start one")
+	k.Note("group g+1's entry before its update, after group g's")
 
-	k.Comment("PARSE-3: which lanes at or after the cursor have a verified candidate")
+	cur, next1, next2 := k.NewReg32(), k.NewReg32(), k.NewReg32()
+	k.groupWords(k.base, cur, next1, next2)
+	k.Note("group g's words: loaded again rather than kept, which would take moves")
+
+	k.Comment("PARSE-3, group g: which lanes at or after the cursor have a verified candidate")
 	wanted, ok := k.NewPred(), k.NewPred()
 	k.SetpU(ptx.GE, wanted, p, k.cursor)
 	k.AndPred(wanted, wanted, valid)
@@ -266,29 +271,39 @@ func (k *pageKernel) parse() {
 	k.AndPred(wanted, wanted, ok)
 	cv, matches := k.NewReg32(), k.NewReg32()
 	k.Selp(cv, cand, ptx.Imm(0), wanted)
-	c0, c1, c2 := k.NewReg32(), k.NewReg32(), k.NewReg32()
-	{
-		// u32(c), u32(c+4), u32(c+8): c <= 4083, so the four aligned words
-		// from c&^3 lie inside the page.
+	k.Note("a match that covers the group leaves no lane wanted")
+	c0, c1, c2, noMatch := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewPred()
+	k.sets(tbase, tp, h, tvalid, slot, entry, tcand, func() {
+		k.Comment("group g's candidate words and group g+2's hash, behind group g+1's store and read back (the loop's longest path)")
 		w0, w1, w2, w3, sh := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
-		addr := k.NewReg64()
-		k.And(sh, cv, ptx.Hex(0xfffffffc))
-		k.pageAt(addr, sh)
-		k.Ld(ptx.Shared, "u32", w0, ptx.At(addr, 0))
-		k.Ld(ptx.Shared, "u32", w1, ptx.At(addr, 4))
-		k.Ld(ptx.Shared, "u32", w2, ptx.At(addr, 8))
-		k.Ld(ptx.Shared, "u32", w3, ptx.At(addr, 12))
+		{
+			// u32(c), u32(c+4), u32(c+8): c <= 4083, so the four aligned
+			// words from c&^3 lie inside the page.
+			addr := k.NewReg64()
+			k.And(sh, cv, ptx.Hex(0xfffffffc))
+			k.pageAt(addr, sh)
+			k.Ld(ptx.Shared, "u32", w0, ptx.At(addr, 0))
+			k.Ld(ptx.Shared, "u32", w1, ptx.At(addr, 4))
+			k.Ld(ptx.Shared, "u32", w2, ptx.At(addr, 8))
+			k.Ld(ptx.Shared, "u32", w3, ptx.At(addr, 12))
+		}
+		acur, next := k.NewReg32(), k.NewReg32()
+		k.Add(next, k.base, ptx.Imm(64))
+		k.groupWords(next, acur, ptx.Reg{}, ptx.Reg{})
+		k.hash(ah, acur)
+		k.Note("PARSE-1, group g+2")
 		k.And(sh, cv, ptx.Imm(3))
 		k.Shl(sh, sh, ptx.Imm(3))
 		k.ShfR(c0, w0, w1, sh)
 		k.ShfR(c1, w1, w2, sh)
 		k.ShfR(c2, w2, w3, sh)
-	}
-	k.SetpU(ptx.EQ, ok, c0, cur)
-	k.AndPred(ok, ok, wanted)
-	k.Ballot(matches, ok, ptx.FullMask)
-	k.SetpU(ptx.EQ, ok, matches, ptx.Imm(0))
-	k.If(ok).BraUni(nextGroup)
+		k.SetpU(ptx.EQ, ok, c0, cur)
+		k.AndPred(ok, ok, wanted)
+		k.Ballot(matches, ok, ptx.FullMask)
+		k.SetpU(ptx.EQ, noMatch, matches, ptx.Imm(0))
+		k.Note("decided before the branch on lost lanes, so that the branch below needs no wait")
+	})
+	k.If(noMatch).BraUni(nextGroup)
 	laneLen, laneOffset := k.shortLength(p, next1, c1, next2, c2), k.NewReg32()
 	k.Sub(laneOffset, p, cand)
 
@@ -329,12 +344,9 @@ func (k *pageKernel) parse() {
 	k.IfNot(none).BraUni(selectBody)
 
 	k.Place(nextGroup)
-	more := k.NewPred()
-	k.Mov(cur, curAhead)
-	k.Mov(next1, next1Ahead)
-	k.Mov(next2, next2Ahead)
-	k.Add(k.base, k.base, ptx.Imm(32))
-	k.SetpU(ptx.LE, more, k.base, ptx.Imm(lastPos))
+	k.Mov(cand, tcand)
+	k.Mov(h, ah)
+	k.Mov(k.base, tbase)
 	k.If(more).BraUni(group)
 
 	k.Comment("PARSE-6: the last sequence holds the remaining literals")
@@ -357,8 +369,8 @@ func (k *pageKernel) parse() {
 	})
 }
 
-// sets gives each lane its candidate (PARSE-9): the nearest earlier lane of
-// the group with the same hash, else entry, the table's entry before the
+// sets gives each lane of the group at base its candidate (PARSE-9): the
+// nearest earlier lane of the group with the same hash, else entry, the table's entry before the
 // group; and it leaves in the table, for each hash of the group, the last
 // lane's position. match.any.sync finds the lanes with equal hashes, but
 // it takes hundreds of cycles when the 32 values differ, and in most groups
@@ -367,8 +379,9 @@ func (k *pageKernel) parse() {
 // equal hashes wins, and a read back shows the lanes that lost. None lost:
 // every set has one lane. One lost: its set is it and the winner, found
 // with a ballot. More: match.any. Then the last lane of each set enters
-// the table if another lane won.
-func (k *pageKernel) sets(p, h, valid, slot, entry, cand ptx.Reg) {
+// the table if another lane won. overlap emits work of the previous group
+// to be done while the read back is on its way.
+func (k *pageKernel) sets(base, p, h, valid, slot, entry, cand ptx.Reg, overlap func()) {
 	k.Comment("PARSE-9: sets of equal hashes")
 	done, many, found := k.NewLabel("sets_done"), k.NewLabel("sets_many"), k.NewLabel("sets_found")
 	k.Mov(cand, entry)
@@ -383,6 +396,7 @@ func (k *pageKernel) sets(p, h, valid, slot, entry, cand ptx.Reg) {
 	k.SetpU(ptx.NE, lostHere, won, p)
 	k.AndPred(lostHere, lostHere, valid)
 	k.Ballot(lost, lostHere, ptx.FullMask)
+	overlap()
 	k.SetpU(ptx.EQ, q, lost, ptx.Imm(0))
 	k.If(q).BraUni(done)
 	k.Note("every hash of the group is a set of one lane")
@@ -406,7 +420,7 @@ func (k *pageKernel) sets(p, h, valid, slot, entry, cand ptx.Reg) {
 	k.And(x, peers, k.lanesBelow)
 	k.SetpU(ptx.NE, q, x, ptx.Imm(0))
 	k.Bfind(x, x)
-	k.Add(x, x, k.base)
+	k.Add(x, x, base)
 	k.Selp(cand, x, cand, q)
 	k.Note("the nearest earlier lane with the same hash, else the table")
 	k.WarpSync(ptx.FullMask)
@@ -416,7 +430,15 @@ func (k *pageKernel) sets(p, h, valid, slot, entry, cand ptx.Reg) {
 	k.AndPred(q, q, lostHere)
 	k.If(q).St(ptx.Shared, "u16", ptx.At(slot, 0), p)
 	k.Note("the last lane of a set that another lane won enters the table")
+	k.WarpSync(ptx.FullMask)
+	k.Note("the next group reads the table after these stores (with none lost, the read back orders it)")
 	k.Place(done)
+}
+
+// hash sets h to PARSE-1's hash of the word w.
+func (k *pageKernel) hash(h, w ptx.Reg) {
+	k.Mul(h, w, ptx.Imm(hashPrime))
+	k.Shr(h, h, ptx.Imm(32-12))
 }
 
 // groupWords sets cur, next1 and next2 to u32(p), u32(p+4) and u32(p+8)
@@ -425,7 +447,8 @@ func (k *pageKernel) sets(p, h, valid, slot, entry, cand ptx.Reg) {
 // shift is 8·(lane&3). Both addresses stay inside the page: a valid lane
 // p <= 4084 reads exactly its words, except p = 4084's last two (its match
 // ends by p+7); a lane past the last position, or of the group after the
-// last, reads words it does not use.
+// last, or of the group before the first, reads words it does not use.
+// With next1 the zero Reg, it sets cur only.
 func (k *pageKernel) groupWords(base, cur, next1, next2 ptx.Reg) {
 	w0, w1, w2, w3, w, x := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
 	addr := k.NewReg64()
@@ -434,6 +457,10 @@ func (k *pageKernel) groupWords(base, cur, next1, next2 ptx.Reg) {
 	k.pageAt(addr, x)
 	k.Ld(ptx.Shared, "u32", w0, ptx.At(addr, 0))
 	k.Ld(ptx.Shared, "u32", w1, ptx.At(addr, 4))
+	if next1 == (ptx.Reg{}) {
+		k.ShfR(cur, w0, w1, k.laneShift)
+		return
+	}
 	k.Add(x, w, ptx.Imm(8))
 	k.MinU(x, x, ptx.Imm(PageSize-8))
 	k.pageAt(addr, x)

@@ -53,15 +53,15 @@ func warpModel(page *[PageSize]byte, winner func(lanes uint32) int) (kind uint32
 		}
 		return uint32((uint64(hi)<<32 | uint64(lo)) >> (8 * (p & 3)))
 	}
-	cursor, outLen := uint32(0), uint32(0)
-	for base := uint32(0); base <= lastPos; base += warp {
-		var cur, hv, cand [warp]uint32
+	// sets is a group's table phase: each lane's candidate, and the table's
+	// update.
+	sets := func(base uint32) (cand [warp]uint32) {
+		var hv [warp]uint32
 		var valid [warp]bool
 		for l := range warp {
 			p := base + uint32(l)
 			valid[l] = p <= lastPos
-			cur[l] = u32(min(p, lastPos))
-			hv[l] = (cur[l] * hashPrime) >> 20
+			hv[l] = (u32(min(p, lastPos)) * hashPrime) >> 20
 			if !valid[l] {
 				hv[l] = 4096 + uint32(l) // a set of its own
 			}
@@ -110,11 +110,24 @@ func warpModel(page *[PageSize]byte, winner func(lanes uint32) int) (kind uint32
 				table[hv[l]] = uint16(base + uint32(l))
 			}
 		}
-		// (The kernel skips the rest of a group that the previous match
-		// covers: no lane of it is at or after the cursor, as here.)
+		return cand
+	}
+	// The kernel's loop is software-pipelined: iteration g runs group g+1's
+	// table phase, then verifies and parses group g with the candidates
+	// that the iteration before found. The first iteration is that of the
+	// group before the first (base -32), which has no valid lane.
+	var cand [warp]uint32
+	for l := range cand {
+		cand[l] = emptyEntry
+	}
+	cursor, outLen := uint32(0), uint32(0)
+	for base := ^uint32(warp - 1); ; base += warp { // -32
+		next := sets(base + warp)
+		// (A match that covers group g leaves no lane at or after the
+		// cursor: its ballot is empty.)
 		ok := ballot(func(l int) bool {
 			p := base + uint32(l)
-			return valid[l] && cand[l] != emptyEntry && p >= cursor && u32(cand[l]) == cur[l]
+			return p <= lastPos && cand[l] != emptyEntry && p >= cursor && u32(cand[l]) == u32(p)
 		})
 		for {
 			rel := max(int32(cursor-base), 0)
@@ -155,6 +168,10 @@ func warpModel(page *[PageSize]byte, winner func(lanes uint32) int) (kind uint32
 			}
 			outLen += n
 			cursor = mp + length
+		}
+		cand = next
+		if base+warp > lastPos {
+			break
 		}
 	}
 	n, fits := modelSequence(slot, outLen, page, cursor, PageSize-cursor, 0, 0, false)
