@@ -1,7 +1,8 @@
 #!/bin/bash
 # The second device run of 2026-11-25: the suite on the kernel as merged
 # (part 1), then the benchmarks and the pipeline timelines (part 2).
-# Binaries: make gpu-binaries (build/gpu). Usage: final.sh suite|bench
+# Binaries: make gpu-binaries (build/gpu). Usage: final.sh suite|bench; each
+# part leaves a tar of $OUT/final2 (a run returns a limited number of files).
 O=$OUT/final2; mkdir -p $O
 root=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$root"
@@ -12,6 +13,7 @@ suite)
 	OUT=$O RAPID_CHECKS=30 timeout 420 bash build/gpu/run.sh devices cudart engine faults conformance sanitizer features falsification cli > $O/suite.log 2>&1
 	date -u >> $O/start.txt
 	sed -n '/=== summary/,$p' $O/suite.log
+	tar czf $OUT/final2.tgz -C $OUT final2
 	;;
 bench)
 	date -u >> $O/start.txt
@@ -23,5 +25,6 @@ bench)
 	date -u >> $O/start.txt
 	sed -n '/=== summary/,$p' $O/bench-run.log
 	grep -c '^Benchmark' $O/bench.txt
+	tar czf $OUT/final2.tgz -C $OUT final2
 	;;
 esac
