@@ -173,8 +173,10 @@ type Engine struct {
 	inject Fault
 	closed bool
 	// onChunk, when set, gets each finished chunk's first page, length and
-	// its stage events' times from the batch's start.
+	// its stage events' times from the batch's start; onHost the host's
+	// steps, each with its chunk and the host clock's time since run began.
 	onChunk func(lo, n int, at stageTimes)
+	onHost  func(step string, k int, at time.Duration)
 }
 
 // slot is one ring slot: pinned host buffers, device buffers and the
@@ -468,6 +470,12 @@ func (e *Engine) run(pages [][PageSize]byte, host *HostPages, out []Output) (Tim
 		return t, errors.New("gpuimpl: an allocation of 1 PiB succeeded")
 	}
 	nslots := len(e.slots)
+	began := time.Now()
+	trace := func(step string, k int) {
+		if e.onHost != nil {
+			e.onHost(step, k, time.Since(began))
+		}
+	}
 	// The batch's chunks so far; those below launched have their kernels
 	// queued, below copied their D2H copy, below finished their outputs.
 	var chunks []*chunk
@@ -482,8 +490,20 @@ func (e *Engine) run(pages [][PageSize]byte, host *HostPages, out []Output) (Tim
 				return t, err
 			}
 			if done {
+				trace("counted", copied)
 				if err := e.copyOut(c); err != nil {
 					return t, err
+				}
+				trace("copy-out queued", copied)
+				copied, progress = copied+1, true
+				if lo == len(pages) && copied == len(chunks) {
+					// The last copy is queued: the end event goes
+					// after it now, not after the host's work below.
+					if err := e.recordEnd(chunks[finished:]); err != nil {
+						return t, err
+					}
+					ended = true
+					trace("end recorded", len(chunks))
 				}
 				if host != nil {
 					// Views of host's memory: the meta words are there
@@ -492,8 +512,8 @@ func (e *Engine) run(pages [][PageSize]byte, host *HostPages, out []Output) (Tim
 					if err := e.assemble(c, pages, host, out, &t); err != nil {
 						return t, err
 					}
+					trace("assembled", copied-1)
 				}
-				copied, progress = copied+1, true
 			}
 		}
 		if finished < copied {
@@ -503,9 +523,11 @@ func (e *Engine) run(pages [][PageSize]byte, host *HostPages, out []Output) (Tim
 				return t, err
 			}
 			if done {
+				trace("copied", finished)
 				if err := e.finish(c, pages, host, out, &t); err != nil {
 					return t, err
 				}
+				trace("finished", finished)
 				finished, progress = finished+1, true
 			}
 		}
@@ -517,6 +539,7 @@ func (e *Engine) run(pages [][PageSize]byte, host *HostPages, out []Output) (Tim
 				return t, err
 			}
 			fault = NoFault
+			trace("launched", launched)
 			launched, progress = launched+1, true
 		}
 		if k := len(chunks); lo < len(pages) && e.mayLoad(chunks, k, launched, finished, host == nil) {
@@ -526,21 +549,18 @@ func (e *Engine) run(pages [][PageSize]byte, host *HostPages, out []Output) (Tim
 				return t, err
 			}
 			chunks = append(chunks, c)
+			trace("loaded", k)
 			lo, progress = lo+n, true
-		}
-		if lo == len(pages) && copied == len(chunks) && !ended {
-			if err := e.recordEnd(chunks[finished:]); err != nil {
-				return t, err
-			}
-			ended = true
 		}
 		if !progress {
 			runtime.Gosched()
 		}
 	}
+	trace("all finished", len(chunks))
 	if err := e.end.Synchronize(); err != nil {
 		return t, err
 	}
+	trace("end synchronized", len(chunks))
 	total, err := e.begin.Elapsed(e.end)
 	t.Total = total
 	return t, err

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -42,7 +43,10 @@ func BenchmarkPipeline(b *testing.B) {
 				for i := range h.Pages {
 					h.Pages[i] = set[i%len(set)]
 				}
-				var timeline []string
+				var timeline, host []string
+				e.onHost = func(step string, k int, at time.Duration) {
+					host = append(host, fmt.Sprintf("%s %d %.0f", step, k, us(at)))
+				}
 				var h2dFrom, h2dTo time.Duration
 				e.onChunk = func(lo, n int, at stageTimes) {
 					if lo == 0 {
@@ -53,16 +57,16 @@ func BenchmarkPipeline(b *testing.B) {
 						lo, n, us(at[evLoad]), us(at[evLoaded]), us(at[evLaunch]), us(at[evKernel]), us(at[evCounted]), us(at[evCopied])))
 				}
 				var over, wall []time.Duration
-				var total time.Duration // the last batch's, from its begin event to its end event
+				var total, lastWall time.Duration // the last batch's, from its begin event to its end event, and by the host clock
 				b.SetBytes(int64(size) * PageSize)
 				for b.Loop() {
-					timeline, h2dTo = timeline[:0], 0
+					timeline, host, h2dTo = timeline[:0], host[:0], 0
 					start := time.Now()
 					_, t, err := e.CompressHost(h, size)
 					if err != nil {
 						b.Fatal(err)
 					}
-					total = t.Total
+					total, lastWall = t.Total, time.Since(start)
 					wall = append(wall, time.Since(start))
 					over = append(over, wall[len(wall)-1]-t.Total)
 				}
@@ -75,7 +79,8 @@ func BenchmarkPipeline(b *testing.B) {
 				for _, l := range timeline {
 					b.Log(l)
 				}
-				b.Logf("end %5.0f", us(total))
+				b.Logf("end %5.0f, wall %5.0f", us(total), us(lastWall))
+				b.Logf("host: %s", strings.Join(host, ", "))
 			})
 		}
 	}
