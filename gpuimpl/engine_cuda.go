@@ -173,9 +173,9 @@ type Engine struct {
 	inject Fault
 	closed bool
 	// onChunk, when set, gets each finished chunk's first page, length and
-	// its stage events' times from the batch's start; onHost the host's
-	// steps, each with its chunk and the host clock's time since run began.
-	onChunk func(lo, n int, at stageTimes)
+	// stage events, which stay valid until the next batch; onHost the
+	// host's steps, each with its chunk and the time since run began.
+	onChunk func(lo, n int, ev stageEvents)
 	onHost  func(step string, k int, at time.Duration)
 }
 
@@ -205,10 +205,7 @@ const (
 	numStageEvents
 )
 
-type (
-	stageEvents [numStageEvents]*cudart.Event
-	stageTimes  [numStageEvents]time.Duration
-)
+type stageEvents [numStageEvents]*cudart.Event
 
 // chunk is a part of a batch on its way through a slot: pages[lo:lo+n],
 // the pinned host memory it is copied from and its meta words and packed
@@ -708,14 +705,7 @@ func (e *Engine) finish(c *chunk, pages [][PageSize]byte, host *HostPages, out [
 		*st.sum += d
 	}
 	if e.onChunk != nil {
-		var at stageTimes
-		for i, ev := range c.ev {
-			var err error
-			if at[i], err = e.begin.Elapsed(ev); err != nil {
-				return err
-			}
-		}
-		e.onChunk(c.lo, c.n, at)
+		e.onChunk(c.lo, c.n, c.ev)
 	}
 	if host != nil {
 		return nil
