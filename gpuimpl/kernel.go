@@ -370,9 +370,9 @@ func (k *pageKernel) parse() {
 }
 
 // sets gives each lane of the group at base its candidate (PARSE-9): the
-// nearest earlier lane of the group with the same hash, else entry, the table's entry before the
-// group; and it leaves in the table, for each hash of the group, the last
-// lane's position. match.any.sync finds the lanes with equal hashes, but
+// nearest earlier lane of the group with the same hash, else entry, the
+// table's entry before the group; and it leaves in the table, for each hash
+// of the group, the last lane's position. match.any.sync finds the lanes with equal hashes, but
 // it takes hundreds of cycles when the 32 values differ, and in most groups
 // of incompressible data all do. So every valid lane first stores its
 // position at its hash's entry with st.relaxed: one lane of each set of
