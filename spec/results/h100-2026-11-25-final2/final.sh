@@ -1,9 +1,11 @@
 #!/bin/bash
-# The second device run of 2026-11-25: the suite on the kernel as merged
-# (part 1), then the benchmarks and the pipeline timelines (part 2).
-# Binaries: make gpu-binaries (build/gpu). Usage: final.sh suite|bench; each
-# part leaves a tar of $OUT/final2 (a run returns a limited number of files).
-O=$OUT/final2; mkdir -p $O
+# The second and third device runs of 2026-11-25 (RUN=final2, final3): the
+# suite on the kernel as merged (part 1), then the benchmarks and the
+# pipeline timelines (part 2). Binaries: make gpu-binaries (build/gpu).
+# Usage: [RUN=name] final.sh suite|bench; each part leaves a tar of
+# $OUT/$RUN (a run returns a limited number of files).
+RUN=${RUN:-final2}
+O=$OUT/$RUN; mkdir -p $O
 root=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$root"
 case $1 in
@@ -13,7 +15,7 @@ suite)
 	OUT=$O RAPID_CHECKS=30 timeout 420 bash build/gpu/run.sh devices cudart engine faults conformance sanitizer features falsification cli > $O/suite.log 2>&1
 	date -u >> $O/start.txt
 	sed -n '/=== summary/,$p' $O/suite.log
-	tar czf $OUT/final2.tgz -C $OUT final2
+	tar czf $OUT/$RUN.tgz -C $OUT $RUN
 	;;
 bench)
 	date -u >> $O/start.txt
@@ -25,6 +27,6 @@ bench)
 	date -u >> $O/start.txt
 	sed -n '/=== summary/,$p' $O/bench-run.log
 	grep -c '^Benchmark' $O/bench.txt
-	tar czf $OUT/final2.tgz -C $OUT final2
+	tar czf $OUT/$RUN.tgz -C $OUT $RUN
 	;;
 esac
