@@ -476,12 +476,24 @@ func (k *pageKernel) groupWords(base, cur, next1, next2 ptx.Reg) {
 // u32(p+8) = u32(c+8), bounded by p+L <= 4091. A length of shortCap at a
 // lane whose bound is further is only a lower bound: extend goes on from
 // there. Every lane computes it at once, so that a group's matches cost no
-// extension step unless they are longer.
+// extension step unless they are longer. It lies between the group's
+// verification and its first match, so its steps are kept few: both
+// words' counts side by side, one select, the bound, and the mark of a
+// match that may go on, decided from the xors beside them.
 func (k *pageKernel) shortLength(p, a1, b1, a2, b2 ptx.Reg) ptx.Reg {
 	k.Comment("PARSE-4: every lane's match length up to 12 bytes, from the words after p and c")
-	d1, d2, n, maxL := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+	d1, d2, n, maxL, flag := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+	allEqual, room, inFirst := k.NewPred(), k.NewPred(), k.NewPred()
 	k.Xor(d1, a1, b1)
 	k.Xor(d2, a2, b2)
+	k.Or(flag, d1, d2)
+	k.SetpU(ptx.EQ, allEqual, flag, ptx.Imm(0))
+	k.Sub(maxL, ptx.Imm(matchEnd), p)
+	k.SetpU(ptx.GT, room, maxL, ptx.Imm(shortCap))
+	k.AndPred(allEqual, allEqual, room)
+	k.Selp(flag, ptx.Imm(mayGoOn), ptx.Imm(0), allEqual)
+	k.Note("all 12 bytes equal, short of the bound: the match may go on")
+	k.SetpU(ptx.NE, inFirst, d1, ptx.Imm(0))
 	k.Brev(d1, d1)
 	k.Brev(d2, d2)
 	k.Clz(d1, d1)
@@ -489,20 +501,11 @@ func (k *pageKernel) shortLength(p, a1, b1, a2, b2 ptx.Reg) ptx.Reg {
 	k.Note("equal low bits of each xor; 32 when the words are equal")
 	k.Shr(d1, d1, ptx.Imm(3))
 	k.Shr(d2, d2, ptx.Imm(3))
-	k.Add(n, d2, ptx.Imm(8))
-	first := k.NewPred()
-	k.SetpU(ptx.LT, first, d1, ptx.Imm(4))
 	k.Add(d1, d1, ptx.Imm(4))
-	k.Selp(n, d1, n, first)
-	k.Sub(maxL, ptx.Imm(matchEnd), p)
+	k.Add(d2, d2, ptx.Imm(8))
+	k.Selp(n, d1, d2, inFirst)
 	k.MinU(n, n, maxL)
-	unsure, flag := k.NewPred(), k.NewReg32()
-	k.SetpU(ptx.LT, unsure, n, maxL)
-	k.Selp(flag, ptx.Imm(mayGoOn), ptx.Imm(0), unsure)
-	k.SetpU(ptx.EQ, unsure, n, ptx.Imm(shortCap))
-	k.Selp(flag, flag, ptx.Imm(0), unsure)
 	k.Or(n, n, flag)
-	k.Note("shortCap short of the bound: the match may go on")
 	return n
 }
 
