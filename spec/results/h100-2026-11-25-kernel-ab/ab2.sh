@@ -2,12 +2,9 @@
 # A/B of host-side pipeline variants: EndToEnd gpubuf and the Pipeline timelines.
 O=$OUT/ab2; mkdir -p $O
 nvidia-smi --query-gpu=name,driver_version --format=csv > $O/device.txt
+source scripts/gpu-goroot.sh
+setup_goroot
 cd build/ab
-g=/tmp/lz4warp-goroot
-mkdir -p "$g/src" "$g/doc" "$g/bin" "$g/pkg/tool"
-find /usr/local/cuda/include /usr/include -type f \( -name '*.h' -o -name '*.hpp' -o -name '*.cuh' \) 2>/dev/null | sort | while read -r f; do cp "$f" "$g/src/$(echo "${f#/}" | tr / _).txt"; done
-find -L /usr/local/cuda/bin -maxdepth 1 -type f -perm -u+x 2>/dev/null | sort | while read -r f; do cp "$f" "$g/bin/"; done
-export GOROOT=$g
 date -u > $O/start.txt
 (cd $GPUIMPL && timeout 100 ./gpuimpl.test -test.v -test.count=1 -test.run "TestEngine" > $O/gpuimpl.log 2>&1; echo "rc $?" >> $O/gpuimpl.log)
 grep -E "^(--- FAIL|ok|PASS|FAIL)" $O/gpuimpl.log | head

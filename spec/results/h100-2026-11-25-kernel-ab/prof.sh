@@ -1,11 +1,9 @@
 #!/bin/bash
 # ncu profile of one page-kernel launch on 1,000 pages of a data set.
 O=$OUT/prof; mkdir -p $O
+source scripts/gpu-goroot.sh
+setup_goroot
 cd build/ab
-g=/tmp/lz4warp-goroot
-mkdir -p "$g/src" "$g/doc" "$g/bin" "$g/pkg/tool"
-find /usr/local/cuda/include /usr/include -type f \( -name '*.h' -o -name '*.hpp' -o -name '*.cuh' \) 2>/dev/null | sort | while read -r f; do cp "$f" "$g/src/$(echo "${f#/}" | tr / _).txt"; done
-export GOROOT=$g
 export PATH=$PATH:/usr/local/cuda/bin
 which ncu > $O/which.txt 2>&1; ncu --version >> $O/which.txt 2>&1
 for set in $SETS; do
