@@ -1,0 +1,91 @@
+//go:build cuda
+
+package gpuimpl
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/lz4warp/lz4warp/internal/cudart"
+	"github.com/lz4warp/lz4warp/internal/dataset"
+)
+
+// BenchmarkZeroCopyKernel times the page kernel alone on a batch whose
+// pages it reads from a HostPages' mapped memory, over PCIe, against the
+// same launch on the pages in device memory: how fast a batch could stream
+// through the kernel without the H2D copy. It reports kernel-GB/s (CUDA
+// events around the launch) and checks that both launches give the meta
+// words of CompressHost's batch.
+func BenchmarkZeroCopyKernel(b *testing.B) {
+	for _, name := range []string{"mixed", "text", "random"} {
+		for _, size := range []int{1000, 3000, 10000, 30000} {
+			set, err := dataset.Load(name, size)
+			if err != nil {
+				b.Skip(err)
+			}
+			for _, from := range []string{"device", "host"} {
+				b.Run(fmt.Sprintf("%s/%s/%d", from, name, size), func(b *testing.B) {
+					benchZeroCopy(b, set, size, from == "host")
+				})
+			}
+		}
+	}
+}
+
+func benchZeroCopy(b *testing.B, set []dataset.Page, size int, fromHost bool) {
+	e := openEngine(b, Options{BatchPages: 32768, RingSlots: 1, AsyncDMA: true})
+	h, err := e.NewHostPages(size)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer h.Close()
+	for i := range h.Pages {
+		h.Pages[i] = set[i%len(set)]
+	}
+	// One batch registers h, allocates the slot and leaves the meta words.
+	if _, _, err := e.CompressHost(h, size); err != nil {
+		b.Fatal(err)
+	}
+	want := bytes.Clone(h.meta[:4*size])
+	s := e.slots[0]
+	src := uint64(s.dSrc)
+	if fromHost {
+		src = h.dev + offset(h.mem, pageBytes(h.Pages[:1]))
+	} else if err := s.stream.CopyHtoD(s.dSrc, pageBytes(h.Pages[:size])); err != nil {
+		b.Fatal(err)
+	}
+	grid, block := cudart.Dim{X: Blocks(size)}, cudart.Dim{X: ThreadsPerBlock}
+	var kernel time.Duration
+	b.SetBytes(int64(size) * PageSize)
+	for b.Loop() {
+		steps := []func() error{
+			func() error { return e.dev.ctx.Memset(s.dMeta, 0, 4*size) },
+			func() error { return e.begin.Record(s.stream) },
+			func() error {
+				return s.stream.Launch(e.dev.fn, grid, block, 0, src, uint64(s.dDst), uint64(s.dMeta), uint64(size))
+			},
+			func() error { return e.end.Record(s.stream) },
+			func() error { return e.end.Synchronize() },
+		}
+		for _, step := range steps {
+			if err := step(); err != nil {
+				b.Fatal(err)
+			}
+		}
+		d, err := e.begin.Elapsed(e.end)
+		if err != nil {
+			b.Fatal(err)
+		}
+		kernel += d
+	}
+	got := make([]byte, 4*size)
+	if err := e.dev.ctx.CopyDtoH(got, s.dMeta); err != nil {
+		b.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		b.Fatal("the kernel's meta words differ from CompressHost's")
+	}
+	b.ReportMetric(float64(size*PageSize)*float64(b.N)/kernel.Seconds()/1e9, "kernel-GB/s")
+}
