@@ -3,6 +3,7 @@ package gpuimpl
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 )
 
@@ -85,6 +86,32 @@ func assemble(out []Output, pages [][PageSize]byte, meta, packed []byte, own boo
 		}
 	})
 	return nil
+}
+
+// assembleSlots is assemble for outputs that the kernel wrote slot by slot
+// into slots (RT-14): page i's payload at i·OutSlot. The outputs are views.
+func assembleSlots(out []Output, pages [][PageSize]byte, meta, slots []byte) error {
+	const piece = 256
+	pieces := (len(out) + piece - 1) / piece
+	errs := make([]error, pieces)
+	parallel(pieces, 16, func(lo, hi int) {
+		for i := lo * piece; i < min(len(out), hi*piece); i++ {
+			word := binary.LittleEndian.Uint32(meta[4*i:])
+			kind, n := DecodeMeta(word)
+			switch {
+			case !validMeta(kind, n):
+				errs[i/piece] = fmt.Errorf("%w: page %d: meta word %#08x (kind %d, length %d) breaks GPU-1",
+					ErrFault, i, word, kind, n)
+				return
+			case kind == kindRaw:
+				out[i] = Output{Kind: kind, Data: pages[i][:]}
+			default:
+				at := i * OutSlot
+				out[i] = Output{Kind: kind, Data: slots[at : at+n : at+n]}
+			}
+		}
+	})
+	return errors.Join(errs...)
 }
 
 // validMeta reports a kind and length that GPU-1 allows.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/lz4warp/lz4warp/reference"
@@ -208,5 +209,45 @@ func TestParallel(t *testing.T) {
 	parallelCopy(dst, src)
 	if !bytes.Equal(dst, src) {
 		t.Fatal("parallelCopy differs")
+	}
+}
+
+// Checks RT-14: outputs from slots that the kernel wrote through the
+// mapping are views of each page's slot, raw pages of the input, and a
+// meta word GPU-1 does not allow is a fault naming the page.
+func TestAssembleSlots(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var pages [][PageSize]byte
+	for i := range 600 {
+		pages = append(pages, *genPage(pageKinds[i%len(pageKinds)], rng))
+	}
+	meta, slots := fakeKernel(pages)
+	out := make([]Output, len(pages))
+	if err := assembleSlots(out, pages, meta, slots); err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[uint8]int{}
+	var buf [reference.PageBound]byte
+	for i := range pages {
+		kind, n := reference.EncodePage(buf[:], &pages[i])
+		if out[i].Kind != uint8(kind) || !bytes.Equal(out[i].Data, buf[:n]) || cap(out[i].Data) != n {
+			t.Fatalf("page %d: kind %d, %d bytes (cap %d); want %v, %d bytes", i, out[i].Kind, len(out[i].Data), cap(out[i].Data), kind, n)
+		}
+		want := &slots[OutSlot*i]
+		if kind == reference.KindRaw {
+			want = &pages[i][0]
+		}
+		if &out[i].Data[0] != want {
+			t.Fatalf("page %d (kind %v): not a view of its slot or page", i, kind)
+		}
+		kinds[out[i].Kind]++
+	}
+	if kinds[kindSame] == 0 || kinds[kindLZ4] == 0 || kinds[kindRaw] == 0 {
+		t.Errorf("kinds covered: %v", kinds)
+	}
+	binary.LittleEndian.PutUint32(meta[4*300:], 2<<24|OutSlot)
+	err := assembleSlots(out, pages, meta, slots)
+	if !errors.Is(err, ErrFault) || !strings.Contains(err.Error(), "page 300:") {
+		t.Errorf("a bad meta word at page 300: %v, want ErrFault naming it", err)
 	}
 }

@@ -219,6 +219,10 @@ type chunk struct {
 	packed            int
 	slot              *slot
 	ev                stageEvents
+	// direct: the kernel reads hSrc and writes hMeta and hDst, slot by
+	// slot, through the mapping (RT-14), at these device addresses.
+	direct           bool
+	hSrcDev, hDstDev uint64
 }
 
 // ErrClosed reports the use of a closed Engine.
@@ -531,7 +535,9 @@ func (e *Engine) run(pages [][PageSize]byte, host *HostPages, out []Output) (Tim
 		// A chunk's kernels follow the D2H copy of the slot's previous
 		// chunk, and, where that chunk's outputs are in the slot's host
 		// buffers, their assembly.
-		if k := launched; k < len(chunks) && (k < nslots || copied > k-nslots && (host != nil || finished > k-nslots)) {
+		// A direct chunk uses nothing of the slot that its stream's
+		// order does not protect.
+		if k := launched; k < len(chunks) && (chunks[k].direct || k < nslots || copied > k-nslots && (host != nil || finished > k-nslots)) {
 			if err := e.launch(chunks[k], fault); err != nil {
 				return t, err
 			}
@@ -591,6 +597,10 @@ func (e *Engine) load(c *chunk, pages [][PageSize]byte, host *HostPages, chunks 
 		c.hSrc = pageBytes(pages[lo : lo+n])
 		c.hMeta, c.hDst = host.meta[4*lo:4*(lo+n)], host.slots[OutSlot*lo:OutSlot*(lo+n)]
 		c.hMetaDev = host.dev + offset(host.mem, c.hMeta)
+		if readsHost && e.opts.AsyncDMA {
+			c.direct = true
+			c.hSrcDev, c.hDstDev = host.dev+offset(host.mem, c.hSrc), host.dev+offset(host.mem, c.hDst)
+		}
 	} else {
 		c.hSrc, c.hMeta, c.hDst = s.src.Bytes[:n*PageSize], s.meta.Bytes[:4*n], s.dst.Bytes[:OutSlot*n]
 		c.hMetaDev = uint64(s.meta.Device)
@@ -603,13 +613,18 @@ func (e *Engine) load(c *chunk, pages [][PageSize]byte, host *HostPages, chunks 
 			if k == 0 {
 				return e.begin.Record(e.in)
 			}
-			if k >= len(e.slots) {
+			if k >= len(e.slots) && !c.direct {
 				return e.in.Wait(chunks[k-len(e.slots)].ev[evKernel])
 			}
 			return nil
 		},
 		func() error { return c.ev[evLoad].Record(e.in) },
-		func() error { return e.in.CopyHtoD(s.dSrc, c.hSrc) },
+		func() error {
+			if c.direct {
+				return nil
+			}
+			return e.in.CopyHtoD(s.dSrc, c.hSrc)
+		},
 		func() error { return c.ev[evLoaded].Record(e.in) },
 	}
 	for _, step := range steps {
@@ -631,11 +646,16 @@ func (e *Engine) recordEnd(chunks []*chunk) error {
 }
 
 // launch queues, in the slot's stream after the chunk's H2D copy, the page
-// kernel and the D2H kernels of GPU-8; copyOut queues the rest.
+// kernel and the D2H kernels of GPU-8; copyOut queues the rest. A direct
+// chunk has its page kernel alone, which writes its outputs into the host's
+// memory: its later events follow the kernel at once.
 func (e *Engine) launch(c *chunk, fault Fault) error {
 	s := c.slot
 	st := s.stream
-	meta := uint64(s.dMeta)
+	src, meta, hostDst := uint64(s.dSrc), uint64(s.dMeta), uint64(0)
+	if c.direct {
+		src, meta, hostDst = c.hSrcDev, c.hMetaDev, c.hDstDev
+	}
 	if fault == FaultIllegalAddress {
 		meta = 1 << 46 // no allocation is there
 	}
@@ -655,18 +675,25 @@ func (e *Engine) launch(c *chunk, fault Fault) error {
 				}
 				return st.Launch(trap, cudart.Dim{X: 1}, cudart.Dim{X: 32}, 0)
 			}
-			return st.Launch(e.dev.fn, grid, block, 0, uint64(s.dSrc), uint64(s.dDst), meta, uint64(c.n))
+			return st.Launch(e.dev.fn, grid, block, 0, src, uint64(s.dDst), meta, uint64(c.n), hostDst)
 		},
 		func() error { return c.ev[evKernel].Record(st) },
-		func() error {
-			return st.Launch(e.dev.offsets, cudart.Dim{X: 1}, cudart.Dim{X: OffsetsThreads}, 0,
-				uint64(s.dMeta), uint64(s.dOffset), c.hMetaDev, uint64(s.total.Device), uint64(c.n))
-		},
-		func() error { return c.ev[evCounted].Record(st) },
-		func() error {
-			return st.Launch(e.dev.gather, grid, cudart.Dim{X: ThreadsPerBlock}, 0,
-				uint64(s.dDst), uint64(s.dMeta), uint64(s.dOffset), uint64(s.dPacked), uint64(c.n))
-		},
+	}
+	if c.direct {
+		steps = append(steps,
+			func() error { return c.ev[evCounted].Record(st) },
+			func() error { return c.ev[evCopied].Record(st) })
+	} else {
+		steps = append(steps,
+			func() error {
+				return st.Launch(e.dev.offsets, cudart.Dim{X: 1}, cudart.Dim{X: OffsetsThreads}, 0,
+					uint64(s.dMeta), uint64(s.dOffset), c.hMetaDev, uint64(s.total.Device), uint64(c.n))
+			},
+			func() error { return c.ev[evCounted].Record(st) },
+			func() error {
+				return st.Launch(e.dev.gather, grid, cudart.Dim{X: ThreadsPerBlock}, 0,
+					uint64(s.dDst), uint64(s.dMeta), uint64(s.dOffset), uint64(s.dPacked), uint64(c.n))
+			})
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {
@@ -679,6 +706,9 @@ func (e *Engine) launch(c *chunk, fault Fault) error {
 // copyOut reads the packed size of a chunk whose offsets kernel has
 // counted it and queues the copy of exactly those bytes to the host.
 func (e *Engine) copyOut(c *chunk) error {
+	if c.direct {
+		return nil // the kernel has written the outputs
+	}
 	s := c.slot
 	c.packed = int(binary.LittleEndian.Uint32(s.total.Bytes))
 	if c.packed > len(c.hDst) {
@@ -718,7 +748,12 @@ func (e *Engine) finish(c *chunk, pages [][PageSize]byte, host *HostPages, out [
 // memory with it.
 func (e *Engine) assemble(c *chunk, pages [][PageSize]byte, host *HostPages, out []Output, t *Timings) error {
 	start := time.Now()
-	err := assemble(out[c.lo:c.lo+c.n], pages[c.lo:c.lo+c.n], c.hMeta, c.hDst[:c.packed], host == nil)
+	var err error
+	if c.direct {
+		err = assembleSlots(out[c.lo:c.lo+c.n], pages[c.lo:c.lo+c.n], c.hMeta, c.hDst)
+	} else {
+		err = assemble(out[c.lo:c.lo+c.n], pages[c.lo:c.lo+c.n], c.hMeta, c.hDst[:c.packed], host == nil)
+	}
 	t.Assemble += time.Since(start)
 	return err
 }

@@ -195,17 +195,29 @@ func TestEngineOutputsOwnTheirBytes(t *testing.T) {
 	}
 }
 
-// Checks RT-13: pages compressed from page-locked HostPages give the
-// reference's bytes through a ring with partial chunks, in order and
-// overlapped; nothing is staged; the outputs point into the HostPages;
-// after a fault the rebuilt context locks them again; closed HostPages and
-// those of another engine are refused.
+// Checks RT-13, RT-14: pages compressed from page-locked HostPages give
+// the reference's bytes through a ring with partial chunks, in order and
+// overlapped, read and written through the mapping or copied; nothing is
+// staged; the outputs point into the HostPages; after a fault the rebuilt
+// context locks them again; closed HostPages and those of another engine
+// are refused.
 func TestEngineHostPages(t *testing.T) {
+	defer func(v bool) { readsHost = v }(readsHost)
+	for _, direct := range []bool{true, false} {
+		readsHost = direct
+		t.Run(fmt.Sprintf("direct=%v", direct), testEngineHostPages)
+	}
+}
+
+func testEngineHostPages(t *testing.T) {
 	pages := genBatch(13, 0, 9*700+13)
 	for _, opts := range []Options{
 		{BatchPages: 1000, RingSlots: 4, AsyncDMA: true},
 		{BatchPages: 777, RingSlots: 2, AsyncDMA: false},
 	} {
+		// Direct chunks copy nothing: their H2D and D2H times are those of
+		// two events in a row.
+		copies := !readsHost || !opts.AsyncDMA
 		e := openEngine(t, opts)
 		h, err := e.NewHostPages(len(pages) + 3)
 		if err != nil {
@@ -221,8 +233,11 @@ func TestEngineHostPages(t *testing.T) {
 			if bad := checkBatch(t, fmt.Sprintf("host-%d", n), pages[:n], out); bad != 0 {
 				t.Fatalf("%+v, %d pages: %d differ from the reference", opts, n, bad)
 			}
-			if n > 0 && (tm.Stage != 0 || tm.H2D <= 0 || tm.Kernel <= 0 || tm.D2H <= 0) {
+			if n > 0 && (tm.Stage != 0 || tm.Kernel <= 0 || copies && (tm.H2D <= 0 || tm.D2H <= 0)) {
 				t.Errorf("%+v, %d pages: timings %+v, want no staging", opts, n, tm)
+			}
+			if n > 0 && !copies && tm.H2D+tm.D2H > tm.Kernel/10 {
+				t.Errorf("%+v, %d pages: timings %+v, want no copies", opts, n, tm)
 			}
 			for i, o := range out {
 				if p := uintptr(unsafe.Pointer(&o.Data[0])); p < mem || p >= mem+uintptr(len(h.mem)) {
@@ -264,6 +279,8 @@ func TestEngineHostPages(t *testing.T) {
 // offsets kernel's tile of 1,024 pages, for a last chunk of 77 pages and
 // for chunks of raw pages alone, which copy nothing.
 func TestEnginePackedD2H(t *testing.T) {
+	defer func(v bool) { readsHost = v }(readsHost)
+	readsHost = false
 	pages := genBatch(17, 0, 3*1500+77)
 	rng := rand.New(rand.NewPCG(3, 3))
 	raw := make([][PageSize]byte, 1600)

@@ -50,6 +50,11 @@ const minChunk = 2048
 // pages of a batch into; at minChunk they are not cut further.
 var tailChunk = minChunk
 
+// readsHost makes CompressHost's chunks, with AsyncDMA, read their pages
+// and write their payloads through h's mapping (RT-14) instead of copying
+// them; benchmarks clear it to measure the copies.
+var readsHost = true
+
 // chunkPages is the size of a batch's next chunk when n of its pages remain
 // to be issued (RT-6): batchPages (or the n left), or with asynchronous stages over more
 // than one slot, where that would leave the ring few chunks to overlap, an

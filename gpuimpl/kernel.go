@@ -69,6 +69,8 @@ type pageKernel struct {
 	*ptx.Kernel
 	lane, lanebit, lanesBelow    ptx.Reg // this lane, 1<<lane, the lanes before it
 	dstSlot, metaAddr, table, pg ptx.Reg // 64-bit addresses
+	hostSlot                     ptx.Reg // the page's slot at hostDst, 0 without hostDst
+	toHost                       ptx.Reg // hostDst is set
 	base, cursor, out            ptx.Reg // the parse state, the same in every lane
 	isLane0                      ptx.Reg
 	// Per-lane constants of the inner loops: lane-1, lane+4096 (a hash key
@@ -82,7 +84,7 @@ type pageKernel struct {
 // buildPageKernel emits lz4warp_pages: spec/gpu.md GPU-7, a transcription of
 // PARSE-9. warpModel in model_test.go is the same algorithm in Go.
 func buildPageKernel(m *ptx.Module) {
-	k := &pageKernel{Kernel: m.Entry(KernelName, "src", "dst", "meta", "npages")}
+	k := &pageKernel{Kernel: m.Entry(KernelName, "src", "dst", "meta", "npages", "hostDst")}
 	smem := k.Shared("smem", SharedPerBlock, 16)
 	k.raw = k.NewLabel("raw")
 
@@ -119,6 +121,12 @@ func buildPageKernel(m *ptx.Module) {
 	k.Add(k.dstSlot, k.dstSlot, tmp64)
 	k.MulWide(tmp64, page, ptx.Imm(4))
 	k.Add(k.metaAddr, k.metaAddr, tmp64)
+	k.hostSlot, k.toHost = k.NewReg64(), k.NewPred()
+	k.Emit("ld.param.u64", k.hostSlot, k.Param("hostDst"))
+	k.SetpU64(ptx.NE, k.toHost, k.hostSlot, ptx.Imm(0))
+	k.CvtaGlobal(k.hostSlot, k.hostSlot)
+	k.MulWide(tmp64, page, ptx.Imm(OutSlot))
+	k.Add(k.hostSlot, k.hostSlot, tmp64)
 	k.table, k.pg = k.NewReg64(), k.NewReg64()
 	k.Mov(k.table, smem)
 	k.MulWide(tmp64, warp, ptx.Imm(SharedPerWarp))
@@ -173,9 +181,12 @@ func (k *pageKernel) loadPage(src ptx.Reg) {
 	k.SetpU(ptx.EQ, same, x, ptx.Imm(0))
 	notSame := k.NewLabel("not_same")
 	k.IfNot(same).BraUni(notSame)
-	k.Comment("same-filled: the payload is the first 8 bytes")
-	k.If(k.isLane0).St(ptx.Global, "u32", ptx.At(k.dstSlot, 0), first0)
-	k.If(k.isLane0).St(ptx.Global, "u32", ptx.At(k.dstSlot, 4), first1)
+	k.Comment("same-filled: the payload is the first 8 bytes, in the host's slot if there is one")
+	slot := k.NewReg64()
+	k.Mov(slot, k.dstSlot)
+	k.If(k.toHost).Mov(slot, k.hostSlot)
+	k.If(k.isLane0).St(ptx.Global, "u32", ptx.At(slot, 0), first0)
+	k.If(k.isLane0).St(ptx.Global, "u32", ptx.At(slot, 4), first1)
 	k.Mov(x, ptx.Imm(kindSame<<MetaKindShift|8))
 	k.If(k.isLane0).St(ptx.Global, "u32", ptx.At(k.metaAddr, 0), x)
 	k.Ret()
@@ -354,6 +365,7 @@ func (k *pageKernel) parse() {
 	k.Sub(lastLits, ptx.Imm(PageSize), k.cursor)
 	k.literalByte(lastLit, k.cursor)
 	k.sequence(lastLits, ptx.Reg{}, ptx.Reg{}, lastLit, false, func() {
+		k.copyToHost()
 		k.Or(code, k.out, ptx.Imm(kindLZ4<<MetaKindShift))
 		k.If(k.isLane0).St(ptx.Global, "u32", ptx.At(k.metaAddr, 0), code)
 		k.Ret()
@@ -656,6 +668,37 @@ func (k *pageKernel) shortSequence(litLen, offset, ml4, lit ptx.Reg, hasMatch bo
 	k.Add(addr, addr, k.dstLane)
 	k.If(q).St(ptx.Global, "u8", ptx.At(addr, 0), token)
 	k.Mov(k.out, total)
+}
+
+// copyToHost copies the block in the page's slot to its slot at hostDst,
+// if there is one, with 16-byte moves: a host that reads it through the
+// mapping gets it with no copy after the kernel (GPU-1, RT-14). Written a
+// byte per lane, it would cross PCIe in as many small writes as it has
+// sequences. The moves round its length up to 16 bytes, which the slot
+// holds (maxPayload < OutSlot).
+func (k *pageKernel) copyToHost() {
+	done := k.NewLabel("copied")
+	k.IfNot(k.toHost).BraUni(done)
+	k.Comment("the block to the host's slot, 512 bytes a step")
+	k.WarpSync(ptx.FullMask)
+	k.Note("the lanes' byte stores before the loads of other lanes")
+	j0, j, fits := k.NewReg32(), k.NewReg32(), k.NewPred()
+	from, to, off := k.NewReg64(), k.NewReg64(), k.NewReg64()
+	v := ptx.Vec4{k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()}
+	k.Mov(j0, ptx.Imm(0))
+	step := k.NewLabel("copy")
+	k.Place(step)
+	k.Mad(j, k.lane, ptx.Imm(16), j0)
+	k.SetpU(ptx.LT, fits, j, k.out)
+	k.Cvt64(off, j)
+	k.Add(from, k.dstSlot, off)
+	k.Add(to, k.hostSlot, off)
+	k.If(fits).LdV4(ptx.Global, v, ptx.At(from, 0))
+	k.If(fits).StV4(ptx.Global, ptx.At(to, 0), v)
+	k.Add(j0, j0, ptx.Imm(512))
+	k.SetpU(ptx.LT, fits, j0, k.out)
+	k.If(fits).BraUni(step)
+	k.Place(done)
 }
 
 // pageAt sets addr to the shared address of byte pos of the page copy.

@@ -42,7 +42,7 @@ func TestKernelInterface(t *testing.T) {
 	for _, sm := range Targets {
 		text := KernelPTX(sm)
 		want := fmt.Sprintf(".target sm_%d\n", sm) + ".address_size 64\n\n.visible .entry " + KernelName +
-			"(\n\t.param .u64 src,\n\t.param .u64 dst,\n\t.param .u64 meta,\n\t.param .u64 npages\n)\n"
+			"(\n\t.param .u64 src,\n\t.param .u64 dst,\n\t.param .u64 meta,\n\t.param .u64 npages,\n\t.param .u64 hostDst\n)\n"
 		if !strings.Contains(text, want) {
 			t.Errorf("sm_%d: the text lacks the contract's header and entry:\n%s", sm, want)
 		}

@@ -64,7 +64,7 @@ func benchZeroCopy(b *testing.B, set []dataset.Page, size int, fromHost bool) {
 			func() error { return e.dev.ctx.Memset(s.dMeta, 0, 4*size) },
 			func() error { return e.begin.Record(s.stream) },
 			func() error {
-				return s.stream.Launch(e.dev.fn, grid, block, 0, src, uint64(s.dDst), uint64(s.dMeta), uint64(size))
+				return s.stream.Launch(e.dev.fn, grid, block, 0, src, uint64(s.dDst), uint64(s.dMeta), uint64(size), 0)
 			},
 			func() error { return e.end.Record(s.stream) },
 			func() error { return e.end.Synchronize() },
