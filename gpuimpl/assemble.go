@@ -90,7 +90,8 @@ func assemble(out []Output, pages [][PageSize]byte, meta, packed []byte, own boo
 
 // assembleSlots is assemble for outputs that the kernel wrote slot by slot
 // into slots (RT-14): page i's payload at i·OutSlot. The outputs are views.
-func assembleSlots(out []Output, pages [][PageSize]byte, meta, slots []byte) error {
+// Errors name page i as first+i.
+func assembleSlots(out []Output, pages [][PageSize]byte, meta, slots []byte, first int) error {
 	const piece = 256
 	pieces := (len(out) + piece - 1) / piece
 	errs := make([]error, pieces)
@@ -101,7 +102,7 @@ func assembleSlots(out []Output, pages [][PageSize]byte, meta, slots []byte) err
 			switch {
 			case !validMeta(kind, n):
 				errs[i/piece] = fmt.Errorf("%w: page %d: meta word %#08x (kind %d, length %d) breaks GPU-1",
-					ErrFault, i, word, kind, n)
+					ErrFault, first+i, word, kind, n)
 				return
 			case kind == kindRaw:
 				out[i] = Output{Kind: kind, Data: pages[i][:]}

@@ -223,7 +223,7 @@ func TestAssembleSlots(t *testing.T) {
 	}
 	meta, slots := fakeKernel(pages)
 	out := make([]Output, len(pages))
-	if err := assembleSlots(out, pages, meta, slots); err != nil {
+	if err := assembleSlots(out, pages, meta, slots, 0); err != nil {
 		t.Fatal(err)
 	}
 	kinds := map[uint8]int{}
@@ -246,7 +246,7 @@ func TestAssembleSlots(t *testing.T) {
 		t.Errorf("kinds covered: %v", kinds)
 	}
 	binary.LittleEndian.PutUint32(meta[4*300:], 2<<24|OutSlot)
-	err := assembleSlots(out, pages, meta, slots)
+	err := assembleSlots(out[100:], pages[100:], meta[4*100:], slots[OutSlot*100:], 100)
 	if !errors.Is(err, ErrFault) || !strings.Contains(err.Error(), "page 300:") {
 		t.Errorf("a bad meta word at page 300: %v, want ErrFault naming it", err)
 	}

@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/lz4warp/lz4warp/internal/cudart"
 )
@@ -219,10 +221,6 @@ type chunk struct {
 	packed            int
 	slot              *slot
 	ev                stageEvents
-	// direct: the kernel reads hSrc and writes hMeta and hDst, slot by
-	// slot, through the mapping (RT-14), at these device addresses.
-	direct           bool
-	hSrcDev, hDstDev uint64
 }
 
 // ErrClosed reports the use of a closed Engine.
@@ -470,13 +468,11 @@ func (e *Engine) run(pages [][PageSize]byte, host *HostPages, out []Output) (Tim
 		}
 		return t, errors.New("gpuimpl: an allocation of 1 PiB succeeded")
 	}
-	nslots := len(e.slots)
-	began := time.Now()
-	trace := func(step string, k int) {
-		if e.onHost != nil {
-			e.onHost(step, k, time.Since(began))
-		}
+	if host != nil && readsHost && e.opts.AsyncDMA {
+		return e.runDirect(pages, host, out, fault)
 	}
+	nslots := len(e.slots)
+	trace := e.tracer()
 	// The batch's chunks so far; those below launched have their kernels
 	// queued, below copied their D2H copy, below finished their outputs.
 	var chunks []*chunk
@@ -535,9 +531,7 @@ func (e *Engine) run(pages [][PageSize]byte, host *HostPages, out []Output) (Tim
 		// A chunk's kernels follow the D2H copy of the slot's previous
 		// chunk, and, where that chunk's outputs are in the slot's host
 		// buffers, their assembly.
-		// A direct chunk uses nothing of the slot that its stream's
-		// order does not protect.
-		if k := launched; k < len(chunks) && (chunks[k].direct || k < nslots || copied > k-nslots && (host != nil || finished > k-nslots)) {
+		if k := launched; k < len(chunks) && (k < nslots || copied > k-nslots && (host != nil || finished > k-nslots)) {
 			if err := e.launch(chunks[k], fault); err != nil {
 				return t, err
 			}
@@ -597,10 +591,6 @@ func (e *Engine) load(c *chunk, pages [][PageSize]byte, host *HostPages, chunks 
 		c.hSrc = pageBytes(pages[lo : lo+n])
 		c.hMeta, c.hDst = host.meta[4*lo:4*(lo+n)], host.slots[OutSlot*lo:OutSlot*(lo+n)]
 		c.hMetaDev = host.dev + offset(host.mem, c.hMeta)
-		if readsHost && e.opts.AsyncDMA {
-			c.direct = true
-			c.hSrcDev, c.hDstDev = host.dev+offset(host.mem, c.hSrc), host.dev+offset(host.mem, c.hDst)
-		}
 	} else {
 		c.hSrc, c.hMeta, c.hDst = s.src.Bytes[:n*PageSize], s.meta.Bytes[:4*n], s.dst.Bytes[:OutSlot*n]
 		c.hMetaDev = uint64(s.meta.Device)
@@ -613,18 +603,13 @@ func (e *Engine) load(c *chunk, pages [][PageSize]byte, host *HostPages, chunks 
 			if k == 0 {
 				return e.begin.Record(e.in)
 			}
-			if k >= len(e.slots) && !c.direct {
+			if k >= len(e.slots) {
 				return e.in.Wait(chunks[k-len(e.slots)].ev[evKernel])
 			}
 			return nil
 		},
 		func() error { return c.ev[evLoad].Record(e.in) },
-		func() error {
-			if c.direct {
-				return nil
-			}
-			return e.in.CopyHtoD(s.dSrc, c.hSrc)
-		},
+		func() error { return e.in.CopyHtoD(s.dSrc, c.hSrc) },
 		func() error { return c.ev[evLoaded].Record(e.in) },
 	}
 	for _, step := range steps {
@@ -645,55 +630,37 @@ func (e *Engine) recordEnd(chunks []*chunk) error {
 	return e.end.Record(e.tail)
 }
 
+// tracer returns the function that passes the host's steps to onHost, if
+// set, with the time since the call.
+func (e *Engine) tracer() func(step string, k int) {
+	began := time.Now()
+	return func(step string, k int) {
+		if e.onHost != nil {
+			e.onHost(step, k, time.Since(began))
+		}
+	}
+}
+
 // launch queues, in the slot's stream after the chunk's H2D copy, the page
-// kernel and the D2H kernels of GPU-8; copyOut queues the rest. A direct
-// chunk has its page kernel alone, which writes its outputs into the host's
-// memory: its later events follow the kernel at once.
+// kernel and the D2H kernels of GPU-8; copyOut queues the rest.
 func (e *Engine) launch(c *chunk, fault Fault) error {
 	s := c.slot
 	st := s.stream
-	src, meta, hostDst := uint64(s.dSrc), uint64(s.dMeta), uint64(0)
-	if c.direct {
-		src, meta, hostDst = c.hSrcDev, c.hMetaDev, c.hDstDev
-	}
-	if fault == FaultIllegalAddress {
-		meta = 1 << 46 // no allocation is there
-	}
-	block := cudart.Dim{X: ThreadsPerBlock}
-	if fault == FaultInvalidLaunch {
-		block.X = 2048 // above every device's limit of 1,024
-	}
 	grid := cudart.Dim{X: Blocks(c.n)}
 	steps := []func() error{
 		func() error { return st.Wait(c.ev[evLoaded]) },
 		func() error { return c.ev[evLaunch].Record(st) },
-		func() error {
-			if fault == FaultLaunchFailure {
-				trap, err := e.trapKernel()
-				if err != nil {
-					return err
-				}
-				return st.Launch(trap, cudart.Dim{X: 1}, cudart.Dim{X: 32}, 0)
-			}
-			return st.Launch(e.dev.fn, grid, block, 0, src, uint64(s.dDst), meta, uint64(c.n), hostDst)
-		},
+		func() error { return e.launchPages(st, fault, c.n, uint64(s.dSrc), uint64(s.dDst), uint64(s.dMeta), 0) },
 		func() error { return c.ev[evKernel].Record(st) },
-	}
-	if c.direct {
-		steps = append(steps,
-			func() error { return c.ev[evCounted].Record(st) },
-			func() error { return c.ev[evCopied].Record(st) })
-	} else {
-		steps = append(steps,
-			func() error {
-				return st.Launch(e.dev.offsets, cudart.Dim{X: 1}, cudart.Dim{X: OffsetsThreads}, 0,
-					uint64(s.dMeta), uint64(s.dOffset), c.hMetaDev, uint64(s.total.Device), uint64(c.n))
-			},
-			func() error { return c.ev[evCounted].Record(st) },
-			func() error {
-				return st.Launch(e.dev.gather, grid, cudart.Dim{X: ThreadsPerBlock}, 0,
-					uint64(s.dDst), uint64(s.dMeta), uint64(s.dOffset), uint64(s.dPacked), uint64(c.n))
-			})
+		func() error {
+			return st.Launch(e.dev.offsets, cudart.Dim{X: 1}, cudart.Dim{X: OffsetsThreads}, 0,
+				uint64(s.dMeta), uint64(s.dOffset), c.hMetaDev, uint64(s.total.Device), uint64(c.n))
+		},
+		func() error { return c.ev[evCounted].Record(st) },
+		func() error {
+			return st.Launch(e.dev.gather, grid, cudart.Dim{X: ThreadsPerBlock}, 0,
+				uint64(s.dDst), uint64(s.dMeta), uint64(s.dOffset), uint64(s.dPacked), uint64(c.n))
+		},
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {
@@ -703,12 +670,114 @@ func (e *Engine) launch(c *chunk, fault Fault) error {
 	return nil
 }
 
+// launchPages queues the page kernel (GPU-1) on n pages in st, or the
+// fault f in its place (RT-9).
+func (e *Engine) launchPages(st *cudart.Stream, f Fault, n int, src, dst, meta, hostDst uint64) error {
+	block := cudart.Dim{X: ThreadsPerBlock}
+	switch f {
+	case FaultIllegalAddress:
+		meta = 1 << 46 // no allocation is there
+	case FaultInvalidLaunch:
+		block.X = 2048 // above every device's limit of 1,024
+	case FaultLaunchFailure:
+		trap, err := e.trapKernel()
+		if err != nil {
+			return err
+		}
+		return st.Launch(trap, cudart.Dim{X: 1}, cudart.Dim{X: 32}, 0)
+	}
+	return st.Launch(e.dev.fn, cudart.Dim{X: Blocks(n)}, block, 0, src, dst, meta, uint64(n), hostDst)
+}
+
+// runDirect compresses host.Pages[:len(pages)] with the page kernel
+// reading the pages and writing the payloads and meta words through
+// host's mapping (RT-14): chunks of at most BatchPages pages go to the
+// slots' streams in turn, all at once, with no copy and no other kernel,
+// and the host takes each page's output as soon as its meta word is there,
+// in page order, while later pages are still on the device. The kernel
+// writes a page's payload before its meta word, and no meta word is 0, so
+// a word that is not 0 is complete. A fault shows as the end event's error,
+// or as a page still without its word once the kernels are done.
+func (e *Engine) runDirect(pages [][PageSize]byte, host *HostPages, out []Output, fault Fault) (Timings, error) {
+	var t Timings
+	trace := e.tracer()
+	n := len(pages)
+	meta := host.meta[:4*n]
+	clear(meta)
+	at := func(b []byte) uint64 { return host.dev + offset(host.mem, b) }
+	if err := e.begin.Record(e.slots[0].stream); err != nil {
+		return t, err
+	}
+	last := make([]bool, len(e.slots)) // the slots that have a kernel
+	for lo, k := 0, 0; lo < n; k++ {
+		cn := min(n-lo, e.opts.BatchPages)
+		s := e.slots[k%len(e.slots)]
+		err := e.launchPages(s.stream, fault, cn, at(pageBytes(pages[lo:lo+cn])), uint64(s.dDst),
+			at(meta[4*lo:]), at(host.slots[OutSlot*lo:]))
+		if err != nil {
+			return t, err
+		}
+		fault, last[k%len(e.slots)] = NoFault, true
+		trace("launched", k)
+		lo += cn
+	}
+	// The end event follows every slot's last kernel: the slot's first
+	// stage events, which no chunk of this batch uses, mark them.
+	for i, s := range e.slots {
+		if !last[i] {
+			continue
+		}
+		ev := e.stages[i][evKernel]
+		if err := ev.Record(s.stream); err != nil {
+			return t, err
+		}
+		if err := e.tail.Wait(ev); err != nil {
+			return t, err
+		}
+	}
+	if err := e.end.Record(e.tail); err != nil {
+		return t, err
+	}
+	trace("end recorded", 0)
+	words := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(meta))), n)
+	runs := 0
+	for i := 0; i < n; {
+		if atomic.LoadUint32(&words[i]) == 0 {
+			done, err := e.end.Done()
+			if err != nil {
+				return t, err
+			}
+			if done && atomic.LoadUint32(&words[i]) == 0 {
+				return t, fmt.Errorf("%w: page %d has no meta word after the kernels ended", ErrFault, i)
+			}
+			continue
+		}
+		// The pages ready from i on, at once.
+		j := i + 1
+		for j < n && atomic.LoadUint32(&words[j]) != 0 {
+			j++
+		}
+		start := time.Now()
+		err := assembleSlots(out[i:j], pages[i:j], meta[4*i:4*j], host.slots[OutSlot*i:OutSlot*j], i)
+		t.Assemble += time.Since(start)
+		if err != nil {
+			return t, err
+		}
+		i, runs = j, runs+1
+	}
+	trace("assembled in runs", runs)
+	if err := e.end.Synchronize(); err != nil {
+		return t, err
+	}
+	trace("end synchronized", n)
+	total, err := e.begin.Elapsed(e.end)
+	t.Kernel, t.Total = total, total
+	return t, err
+}
+
 // copyOut reads the packed size of a chunk whose offsets kernel has
 // counted it and queues the copy of exactly those bytes to the host.
 func (e *Engine) copyOut(c *chunk) error {
-	if c.direct {
-		return nil // the kernel has written the outputs
-	}
 	s := c.slot
 	c.packed = int(binary.LittleEndian.Uint32(s.total.Bytes))
 	if c.packed > len(c.hDst) {
@@ -748,12 +817,7 @@ func (e *Engine) finish(c *chunk, pages [][PageSize]byte, host *HostPages, out [
 // memory with it.
 func (e *Engine) assemble(c *chunk, pages [][PageSize]byte, host *HostPages, out []Output, t *Timings) error {
 	start := time.Now()
-	var err error
-	if c.direct {
-		err = assembleSlots(out[c.lo:c.lo+c.n], pages[c.lo:c.lo+c.n], c.hMeta, c.hDst)
-	} else {
-		err = assemble(out[c.lo:c.lo+c.n], pages[c.lo:c.lo+c.n], c.hMeta, c.hDst[:c.packed], host == nil)
-	}
+	err := assemble(out[c.lo:c.lo+c.n], pages[c.lo:c.lo+c.n], c.hMeta, c.hDst[:c.packed], host == nil)
 	t.Assemble += time.Since(start)
 	return err
 }

@@ -187,6 +187,8 @@ func (k *pageKernel) loadPage(src ptx.Reg) {
 	k.If(k.toHost).Mov(slot, k.hostSlot)
 	k.If(k.isLane0).St(ptx.Global, "u32", ptx.At(slot, 0), first0)
 	k.If(k.isLane0).St(ptx.Global, "u32", ptx.At(slot, 4), first1)
+	k.If(k.toHost).MembarSys()
+	k.Note("the payload before the meta word, for a host that reads them as they come (RT-14)")
 	k.Mov(x, ptx.Imm(kindSame<<MetaKindShift|8))
 	k.If(k.isLane0).St(ptx.Global, "u32", ptx.At(k.metaAddr, 0), x)
 	k.Ret()
@@ -671,8 +673,9 @@ func (k *pageKernel) shortSequence(litLen, offset, ml4, lit ptx.Reg, hasMatch bo
 }
 
 // copyToHost copies the block in the page's slot to its slot at hostDst,
-// if there is one, with 16-byte moves: a host that reads it through the
-// mapping gets it with no copy after the kernel (GPU-1, RT-14). Written a
+// if there is one, with 16-byte moves, all before the meta word: a host
+// that reads them through the mapping gets them with no copy after the
+// kernel, page by page as the kernel finishes them (GPU-1, RT-14). Written a
 // byte per lane, it would cross PCIe in as many small writes as it has
 // sequences. The moves round its length up to 16 bytes, which the slot
 // holds (maxPayload < OutSlot).
@@ -681,7 +684,7 @@ func (k *pageKernel) copyToHost() {
 	k.IfNot(k.toHost).BraUni(done)
 	k.Comment("the block to the host's slot, 512 bytes a step")
 	k.WarpSync(ptx.FullMask)
-	k.Note("the lanes' byte stores before the loads of other lanes")
+	k.Note("the lanes' byte stores before the loads of other lanes (RT-14)")
 	j0, j, fits := k.NewReg32(), k.NewReg32(), k.NewPred()
 	from, to, off := k.NewReg64(), k.NewReg64(), k.NewReg64()
 	v := ptx.Vec4{k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()}
@@ -698,6 +701,9 @@ func (k *pageKernel) copyToHost() {
 	k.Add(j0, j0, ptx.Imm(512))
 	k.SetpU(ptx.LT, fits, j0, k.out)
 	k.If(fits).BraUni(step)
+	k.MembarSys()
+	k.WarpSync(ptx.FullMask)
+	k.Note("every lane's moves before lane 0's meta word, for a host that reads them as they come (RT-14)")
 	k.Place(done)
 }
 

@@ -88,7 +88,9 @@ func BenchmarkPipeline(b *testing.B) {
 					wall, over = append(wall, elapsed), append(over, elapsed-t.Total)
 					total, last = t.Total, elapsed
 				}
-				times(&chunks[len(chunks)-1])
+				if len(chunks) > 0 { // a direct batch (RT-14) has no chunk events
+					times(&chunks[len(chunks)-1])
+				}
 				var h2dFrom, h2dTo time.Duration
 				for i, c := range chunks {
 					at := c.at

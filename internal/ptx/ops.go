@@ -159,6 +159,7 @@ func init() {
 		"vote.sync.ballot.b32":      "r,P,m",
 		"shfl.sync.idx.b32":         "r,R,R,R,m",
 		"bar.warp.sync":             "m",
+		"membar.sys":                "",
 		"bra":                       "l",
 		"bra.uni":                   "l",
 		"ret":                       "",
@@ -385,6 +386,10 @@ func (k *Kernel) ShflIdx(dst Reg, value, src, c, mask Operand) {
 
 // WarpSync waits for the lanes in mask and orders their memory accesses.
 func (k *Kernel) WarpSync(mask Operand) { k.Emit("bar.warp.sync", mask) }
+
+// MembarSys orders the thread's earlier memory writes before its later
+// ones for every observer, the host through a mapping included.
+func (k *Kernel) MembarSys() { k.Emit("membar.sys") }
 
 // BarSync waits for every thread of the block at barrier id and orders
 // their shared and global memory accesses.

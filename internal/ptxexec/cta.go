@@ -781,6 +781,9 @@ func (w *warp) exec(in *inst, pc int32, mask, exec uint32) error {
 		if err := w.warpOp(in, exec); err != nil {
 			return err
 		}
+	case opMembar:
+		// The executor runs one thread's memory operations at a time, in
+		// program order: every observer sees them in that order already.
 	default:
 		return w.fault(in, -1, ErrUnknownInstruction, "opcode %d has no implementation", in.op)
 	}

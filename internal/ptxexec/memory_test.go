@@ -170,6 +170,35 @@ func TestGlobalVectorStore(t *testing.T) {
 	}
 }
 
+// Checks EXEC-2 for membar.sys: the executor, which runs a thread's memory
+// operations in program order, takes it (guarded too) and changes nothing:
+// the stores around it land as written.
+func TestMembarSys(t *testing.T) {
+	text := entry([]string{"in", "out"}, 0, body(prologue, []string{
+		"mul.wide.u32 %rd6, %r0, 8;",
+		"add.u64 %rd7, %rd1, %rd6;",
+		"st.global.u32 [%rd7], %r0;",
+		"membar.sys;",
+		"setp.lt.u32 %p0, %r0, 16;",
+		"@%p0 membar.sys;",
+		"add.u32 %r3, %r0, 100;",
+		"st.global.u32 [%rd7+4], %r3;",
+		"ret;",
+	}, nil)...)
+	m := mustLoad(t, text)
+	mem := NewMemory()
+	in, out := mem.Alloc(256), mem.Alloc(256)
+	if err := m.Launch("t", 1, 32, []uint64{in, out}, mem); err != nil {
+		t.Fatal(err)
+	}
+	ob := mem.Bytes(out)
+	for l := uint32(0); l < 32; l++ {
+		if a, b := binary.LittleEndian.Uint32(ob[8*l:]), binary.LittleEndian.Uint32(ob[8*l+4:]); a != l || b != l+100 {
+			t.Fatalf("lane %d: %d, %d; want %d, %d", l, a, b, l, l+100)
+		}
+	}
+}
+
 func launchErr(t *testing.T, text string, grid, block int, args func(mem *Memory) []uint64) (*Memory, error) {
 	t.Helper()
 	m := mustLoad(t, text)

@@ -56,6 +56,7 @@ const (
 	opBallot
 	opShflIdx
 	opWarpSync
+	opMembar
 	opBarSync
 	opBra
 	opBraUni
@@ -159,6 +160,7 @@ var formTable = map[string]formSpec{
 	"vote.sync.ballot.b32":      {op: opBallot, sig: "rPm"},
 	"shfl.sync.idx.b32":         {op: opShflIdx, sig: "rRRRm"},
 	"bar.warp.sync":             {op: opWarpSync, sig: "m"},
+	"membar.sys":                {op: opMembar, sig: ""},
 	"bar.sync":                  {op: opBarSync, sig: "R"},
 	"bra":                       {op: opBra, sig: "l"},
 	"bra.uni":                   {op: opBraUni, sig: "l"},

@@ -169,6 +169,7 @@ func TestFormsHaveSemanticTests(t *testing.T) {
 		tested[form] = "TestMemoryForms"
 	}
 	tested["st.global.v4.u32"] = "TestGlobalVectorStore"
+	tested["membar.sys"] = "TestMembarSys"
 	for _, form := range []string{"match.any.sync.b32", "vote.sync.ballot.b32", "shfl.sync.idx.b32", "bar.warp.sync"} {
 		tested[form] = "TestWarpForms"
 	}
