@@ -468,7 +468,7 @@ func (e *Engine) run(pages [][PageSize]byte, host *HostPages, out []Output) (Tim
 		}
 		return t, errors.New("gpuimpl: an allocation of 1 PiB succeeded")
 	}
-	if host != nil && readsHost && e.opts.AsyncDMA {
+	if host != nil && len(pages) <= directPages && e.opts.AsyncDMA {
 		return e.runDirect(pages, host, out, fault)
 	}
 	nslots := len(e.slots)

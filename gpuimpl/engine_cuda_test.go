@@ -202,9 +202,12 @@ func TestEngineOutputsOwnTheirBytes(t *testing.T) {
 // context locks them again; closed HostPages and those of another engine
 // are refused.
 func TestEngineHostPages(t *testing.T) {
-	defer func(v bool) { readsHost = v }(readsHost)
+	defer func(v int) { directPages = v }(directPages)
 	for _, direct := range []bool{true, false} {
-		readsHost = direct
+		directPages = 0
+		if direct {
+			directPages = 1 << 30
+		}
 		t.Run(fmt.Sprintf("direct=%v", direct), testEngineHostPages)
 	}
 }
@@ -216,7 +219,7 @@ func testEngineHostPages(t *testing.T) {
 		{BatchPages: 777, RingSlots: 2, AsyncDMA: false},
 	} {
 		// Direct batches copy nothing (RT-14).
-		copies := !readsHost || !opts.AsyncDMA
+		copies := directPages == 0 || !opts.AsyncDMA
 		e := openEngine(t, opts)
 		h, err := e.NewHostPages(len(pages) + 3)
 		if err != nil {
@@ -280,8 +283,8 @@ func testEngineHostPages(t *testing.T) {
 // offsets kernel's tile of 1,024 pages, for a last chunk of 77 pages and
 // for chunks of raw pages alone, which copy nothing.
 func TestEnginePackedD2H(t *testing.T) {
-	defer func(v bool) { readsHost = v }(readsHost)
-	readsHost = false
+	defer func(v int) { directPages = v }(directPages)
+	directPages = 0
 	pages := genBatch(17, 0, 3*1500+77)
 	rng := rand.New(rand.NewPCG(3, 3))
 	raw := make([][PageSize]byte, 1600)

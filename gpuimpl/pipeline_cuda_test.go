@@ -15,20 +15,22 @@ import (
 
 var tailChunkFlag = flag.Int("tailchunk", 0, "BenchmarkPipeline: the smallest chunk of a batch's last pages (tailChunk); 0 keeps the default")
 
-var readsHostFlag = flag.Bool("readshost", true, "BenchmarkPipeline: chunks read and write the HostPages through the mapping (readsHost); false copies them")
+var directPagesFlag = flag.Int("directpages", -1, "BenchmarkPipeline: the largest batch read and written through the mapping (directPages); -1 keeps the default")
 
 // BenchmarkPipeline compresses batches from HostPages (as a PageBuffer
 // does) with 8,192 pages per slot and 4 slots (RT-6). It reports GB/s by
 // the host clock, the median and the longest wall time of a batch, the
 // median host time beyond the device's (its begin and end events) as
 // host-us, and, for the last batch, the pages' bytes over the span of its
-// H2D copies as h2d-GB/s (with -readshost=false: direct chunks copy nothing); it logs that batch's chunks, each with the times
+// H2D copies as h2d-GB/s (of a batch that is not direct: a direct one copies nothing); it logs that batch's chunks, each with the times
 // of its stage events from the batch's begin event, its begin-to-end time,
 // and the host's steps. A batch's last chunk finishes after the batch's end
 // event: its event times are read after the last batch, not in its way.
 func BenchmarkPipeline(b *testing.B) {
-	defer func(v bool) { readsHost = v }(readsHost)
-	readsHost = *readsHostFlag
+	defer func(v int) { directPages = v }(directPages)
+	if *directPagesFlag >= 0 {
+		directPages = *directPagesFlag
+	}
 	if *tailChunkFlag > 0 {
 		defer func(t int) { tailChunk = t }(tailChunk)
 		tailChunk = *tailChunkFlag
@@ -39,7 +41,7 @@ func BenchmarkPipeline(b *testing.B) {
 		at    [numStageEvents]time.Duration
 	}
 	for _, name := range []string{"mixed", "binaries", "text"} {
-		for _, size := range []int{1000, 3000, 10000, 30000} {
+		for _, size := range []int{1000, 3000, 10000, 20000, 30000} {
 			set, err := dataset.Load(name, size)
 			if err != nil {
 				b.Skip(err)
@@ -108,7 +110,7 @@ func BenchmarkPipeline(b *testing.B) {
 				b.ReportMetric(us(over[len(over)/2]), "host-us")
 				b.ReportMetric(us(wall[len(wall)/2]), "wall-p50-us")
 				b.ReportMetric(us(wall[len(wall)-1]), "wall-max-us")
-				if !readsHost {
+				if size > directPages {
 					b.ReportMetric(float64(size*PageSize)/(h2dTo-h2dFrom).Seconds()/1e9, "h2d-GB/s")
 				}
 			})
