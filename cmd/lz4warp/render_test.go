@@ -68,4 +68,12 @@ func TestDemoReportGPU(t *testing.T) {
 			t.Errorf("demo report lacks %q:\n%s", want, out)
 		}
 	}
+	// A PageBuffer's direct batches (RT-14) copy nothing.
+	r.backend, r.h2d, r.d2h = bufferBackend, 0, 0
+	buf.Reset()
+	printDemoRun(&buf, r, true)
+	if out := buf.String(); !strings.Contains(out, "GPU        kernel 20ms, the pages read and the payloads written through the buffer's mapping: no copies") ||
+		strings.Contains(out, "PCIe 5x rule (kernel") {
+		t.Errorf("direct batches' GPU line:\n%s", out)
+	}
 }
