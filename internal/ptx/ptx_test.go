@@ -118,6 +118,7 @@ func formsKernel(sm int) *Module {
 	k.StAnyLane("u16", At(sh, 2), b)
 	k.St(Shared, "u32", At(sh, 4), c)
 	k.WarpSync(FullMask)
+	k.MembarSys()
 	k.BarSync(Imm(0))
 	gen := k.NewReg64()
 	k.CvtaShared(gen, smem)
