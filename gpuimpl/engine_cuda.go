@@ -159,6 +159,13 @@ func releaseDevice(d *deviceState) error {
 	return d.ctx.Close()
 }
 
+// directPages is the largest CompressHost batch that, with AsyncDMA, the
+// page kernel reads and writes through the HostPages' mapping (RT-14)
+// instead of the copies of the ring: on the H100, direct batches were
+// faster up to 10,000 pages and slower from 30,000 (spec/gpu-results.md).
+// Tests and benchmarks set it to choose.
+var directPages = 16384
+
 // Engine compresses page batches on one GPU through a ring of slots
 // (RT-6). An Engine runs one batch at a time; engines on the same device
 // share its context.

@@ -50,13 +50,6 @@ const minChunk = 2048
 // pages of a batch into; at minChunk they are not cut further.
 var tailChunk = minChunk
 
-// directPages is the largest CompressHost batch that, with AsyncDMA, the
-// page kernel reads and writes through the HostPages' mapping (RT-14)
-// instead of the copies of the ring: on the H100, direct batches were
-// faster up to 10,000 pages and slower from 30,000 (spec/gpu-results.md).
-// Tests and benchmarks set it to choose.
-var directPages = 16384
-
 // chunkPages is the size of a batch's next chunk when n of its pages remain
 // to be issued (RT-6): batchPages (or the n left), or with asynchronous stages over more
 // than one slot, where that would leave the ring few chunks to overlap, an
