@@ -47,15 +47,7 @@ func BenchmarkPipeline(b *testing.B) {
 				b.Skip(err)
 			}
 			b.Run(fmt.Sprintf("gpu/%s/%d", name, size), func(b *testing.B) {
-				e := openEngine(b, Options{BatchPages: 8192, RingSlots: 4, AsyncDMA: true})
-				h, err := e.NewHostPages(size)
-				if err != nil {
-					b.Fatal(err)
-				}
-				defer h.Close()
-				for i := range h.Pages {
-					h.Pages[i] = set[i%len(set)]
-				}
+				e, h := openHostPages(b, Options{BatchPages: 8192, RingSlots: 4, AsyncDMA: true}, set, size)
 				var chunks []chunkTimes
 				times := func(c *chunkTimes) {
 					for j, ev := range c.ev {
@@ -116,6 +108,21 @@ func BenchmarkPipeline(b *testing.B) {
 			})
 		}
 	}
+}
+
+// openHostPages opens an engine with opts and a HostPages of size pages,
+// taken from set in turn, which the benchmark's end closes.
+func openHostPages(b *testing.B, opts Options, set []dataset.Page, size int) (*Engine, *HostPages) {
+	e := openEngine(b, opts)
+	h, err := e.NewHostPages(size)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { h.Close() })
+	for i := range h.Pages {
+		h.Pages[i] = set[i%len(set)]
+	}
+	return e, h
 }
 
 func us(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) }

@@ -35,15 +35,7 @@ func BenchmarkZeroCopyKernel(b *testing.B) {
 }
 
 func benchZeroCopy(b *testing.B, set []dataset.Page, size int, fromHost bool) {
-	e := openEngine(b, Options{BatchPages: 32768, RingSlots: 1, AsyncDMA: true})
-	h, err := e.NewHostPages(size)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer h.Close()
-	for i := range h.Pages {
-		h.Pages[i] = set[i%len(set)]
-	}
+	e, h := openHostPages(b, Options{BatchPages: 32768, RingSlots: 1, AsyncDMA: true}, set, size)
 	// One batch registers h, allocates the slot and leaves the meta words.
 	if _, _, err := e.CompressHost(h, size); err != nil {
 		b.Fatal(err)
