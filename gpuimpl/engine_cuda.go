@@ -179,13 +179,8 @@ type Engine struct {
 	stages []stageEvents // 2 per slot: chunk k uses stages[k mod len]
 	begin  *cudart.Event
 	end    *cudart.Event
-	// The page kernel's block slots for direct batches (RT-14), for
-	// directCap pages: allocated for the first such batch, grown for a
-	// larger one.
-	directDst cudart.DevicePtr
-	directCap int
-	inject    Fault
-	closed    bool
+	inject Fault
+	closed bool
 	// onChunk, when set, gets each finished chunk's first page, length and
 	// stage events, which stay valid until the next batch; onHost the
 	// host's steps, each with its chunk and the time since run began.
@@ -371,11 +366,7 @@ func (e *Engine) release() {
 		e.end.Destroy()
 		e.in.Destroy()
 		e.tail.Destroy()
-		if e.directCap > 0 {
-			ctx.Free(e.directDst)
-		}
 	}
-	e.directDst, e.directCap = 0, 0
 	e.slots, e.stages, e.in, e.tail, e.begin, e.end = nil, nil, nil, nil, nil, nil
 }
 
@@ -705,41 +696,53 @@ func (e *Engine) launchPages(st *cudart.Stream, f Fault, n int, src, dst, meta, 
 	return st.Launch(e.dev.fn, cudart.Dim{X: Blocks(n)}, block, 0, src, dst, meta, uint64(n), hostDst)
 }
 
-// runDirect compresses host.Pages[:len(pages)] with one launch of the page
-// kernel that reads the pages and writes the payloads and meta words
-// through host's mapping (RT-14), with no copy and no other kernel, while
-// the host takes each page's output as soon as its meta word is there, in
-// page order. The kernel writes a page's payload before its meta word, and
-// no meta word is 0, so a word that is not 0 is complete. A fault shows as
-// the end event's error, or as a page still without its word once the
-// kernel is done.
+// runDirect compresses host.Pages[:len(pages)] with the page kernel
+// reading the pages and writing the payloads and meta words through
+// host's mapping (RT-14): chunks of at most BatchPages pages go to the
+// slots' streams in turn, all at once, with no copy and no other kernel,
+// and the host takes each page's output as soon as its meta word is there,
+// in page order, while later pages are still on the device. The kernel
+// writes a page's payload before its meta word, and no meta word is 0, so
+// a word that is not 0 is complete. A fault shows as the end event's error,
+// or as a page still without its word once the kernels are done.
 func (e *Engine) runDirect(pages [][PageSize]byte, host *HostPages, out []Output, fault Fault) (Timings, error) {
 	var t Timings
 	trace := e.tracer()
 	n := len(pages)
-	if e.directCap < n {
-		if e.directCap > 0 {
-			e.dev.ctx.Free(e.directDst)
-			e.directCap = 0
-		}
-		p, err := e.dev.ctx.Alloc(n * OutSlot)
-		if err != nil {
-			return t, err
-		}
-		e.directDst, e.directCap = p, n
-	}
 	meta := host.meta[:4*n]
 	clear(meta)
 	at := func(b []byte) uint64 { return host.dev + offset(host.mem, b) }
-	st := e.slots[0].stream
-	if err := e.begin.Record(st); err != nil {
+	if err := e.begin.Record(e.slots[0].stream); err != nil {
 		return t, err
 	}
-	if err := e.launchPages(st, fault, n, at(pageBytes(pages)), uint64(e.directDst), at(meta), at(host.slots)); err != nil {
-		return t, err
+	last := make([]bool, len(e.slots)) // the slots that have a kernel
+	for lo, k := 0, 0; lo < n; k++ {
+		cn := min(n-lo, e.opts.BatchPages)
+		s := e.slots[k%len(e.slots)]
+		err := e.launchPages(s.stream, fault, cn, at(pageBytes(pages[lo:lo+cn])), uint64(s.dDst),
+			at(meta[4*lo:]), at(host.slots[OutSlot*lo:]))
+		if err != nil {
+			return t, err
+		}
+		fault, last[k%len(e.slots)] = NoFault, true
+		trace("launched", k)
+		lo += cn
 	}
-	trace("launched", 0)
-	if err := e.end.Record(st); err != nil {
+	// The end event follows every slot's last kernel: the slot's first
+	// stage events, which no chunk of this batch uses, mark them.
+	for i, s := range e.slots {
+		if !last[i] {
+			continue
+		}
+		ev := e.stages[i][evKernel]
+		if err := ev.Record(s.stream); err != nil {
+			return t, err
+		}
+		if err := e.tail.Wait(ev); err != nil {
+			return t, err
+		}
+	}
+	if err := e.end.Record(e.tail); err != nil {
 		return t, err
 	}
 	trace("end recorded", 0)
@@ -752,7 +755,7 @@ func (e *Engine) runDirect(pages [][PageSize]byte, host *HostPages, out []Output
 				return t, err
 			}
 			if done && atomic.LoadUint32(&words[i]) == 0 {
-				return t, fmt.Errorf("%w: page %d has no meta word after the kernel ended", ErrFault, i)
+				return t, fmt.Errorf("%w: page %d has no meta word after the kernels ended", ErrFault, i)
 			}
 			continue
 		}
