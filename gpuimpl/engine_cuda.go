@@ -162,7 +162,8 @@ func releaseDevice(d *deviceState) error {
 // directPages is the largest CompressHost batch that, with AsyncDMA, the
 // page kernel reads and writes through the HostPages' mapping (RT-14)
 // instead of the copies of the ring: on the H100, direct batches were
-// faster up to 10,000 pages and slower from 30,000 (spec/gpu-results.md).
+// faster up to 10,000 pages, level or slower from 20,000
+// (spec/gpu-results.md).
 // Tests and benchmarks set it to choose.
 var directPages = 16384
 
@@ -381,9 +382,10 @@ func (e *Engine) Compress(pages [][PageSize]byte) ([]Output, Timings, error) {
 }
 
 // CompressHost compresses h.Pages[:n] like Compress, but copies them to the
-// device straight from h and the outputs straight back into h, and returns
-// outputs that point into h and are kept in it (RT-13): they stay valid
-// until h is used again.
+// device straight from h and the outputs straight back into h (or, up to
+// directPages pages, has the kernel read and write them there, RT-14), and
+// returns outputs that point into h and are kept in it (RT-13): they stay
+// valid until h is used again.
 func (e *Engine) CompressHost(h *HostPages, n int) ([]Output, Timings, error) {
 	if h.owner != e || h.mem == nil {
 		return nil, Timings{}, errHostPages
