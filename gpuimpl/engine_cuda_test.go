@@ -392,7 +392,7 @@ func TestEngineFaults(t *testing.T) {
 	}
 }
 
-// Checks RT-9, RT-4: a sticky fault (illegal address, launch failure) fails
+// Checks RT-9, RT-4, RT-14: a sticky fault (illegal address, launch failure) fails
 // the batch with ErrFault and ErrDeviceLost; every later batch and Open on
 // the device fail at once the same way, without touching the driver. Each
 // fault runs in a child process.
@@ -401,28 +401,46 @@ func TestEngineStickyFaults(t *testing.T) {
 		f    Fault
 		code cudart.Code
 	}{{FaultIllegalAddress, cudart.IllegalAddress}, {FaultLaunchFailure, cudart.LaunchFailed}} {
-		t.Run(c.f.String(), func(t *testing.T) {
-			if !inChild(t) {
-				return
+		// Direct: the batch from HostPages, read and written through the
+		// mapping (RT-14), where the host finds the fault while it waits
+		// for meta words.
+		for _, direct := range []bool{false, true} {
+			name := c.f.String()
+			if direct {
+				name += "-direct"
 			}
-			e := openEngine(t, Options{BatchPages: 500, RingSlots: 3, AsyncDMA: true})
-			pages := genBatch(12, 0, 1600)
-			if _, _, err := e.Compress(pages); err != nil {
-				t.Fatal(err)
-			}
-			e.InjectFault(c.f)
-			_, _, err := e.Compress(pages)
-			checkFault(t, c.f, err, c.code)
-			if !errors.Is(err, ErrDeviceLost) {
-				t.Fatalf("%v: %v, want ErrDeviceLost", c.f, err)
-			}
-			if _, _, err := e.Compress(pages); !errors.Is(err, ErrFault) || !errors.Is(err, ErrDeviceLost) {
-				t.Fatalf("the batch after a sticky fault: %v", err)
-			}
-			if _, err := Open(Options{BatchPages: 8, RingSlots: 1}); !errors.Is(err, ErrDeviceLost) {
-				t.Fatalf("Open after a sticky fault: %v", err)
-			}
-		})
+			t.Run(name, func(t *testing.T) {
+				if !inChild(t) {
+					return
+				}
+				e := openEngine(t, Options{BatchPages: 500, RingSlots: 3, AsyncDMA: true})
+				pages := genBatch(12, 0, 1600)
+				compress := func() error { _, _, err := e.Compress(pages); return err }
+				if direct {
+					h, err := e.NewHostPages(len(pages))
+					if err != nil {
+						t.Fatal(err)
+					}
+					copy(h.Pages, pages)
+					compress = func() error { _, _, err := e.CompressHost(h, len(pages)); return err }
+				}
+				if err := compress(); err != nil {
+					t.Fatal(err)
+				}
+				e.InjectFault(c.f)
+				err := compress()
+				checkFault(t, c.f, err, c.code)
+				if !errors.Is(err, ErrDeviceLost) {
+					t.Fatalf("%v: %v, want ErrDeviceLost", c.f, err)
+				}
+				if err := compress(); !errors.Is(err, ErrFault) || !errors.Is(err, ErrDeviceLost) {
+					t.Fatalf("the batch after a sticky fault: %v", err)
+				}
+				if _, err := Open(Options{BatchPages: 8, RingSlots: 1}); !errors.Is(err, ErrDeviceLost) {
+					t.Fatalf("Open after a sticky fault: %v", err)
+				}
+			})
+		}
 	}
 }
 
