@@ -319,6 +319,9 @@ func (k *pageKernel) parse() {
 	k.If(noMatch).BraUni(nextGroup)
 	laneLen, laneOffset := k.shortLength(p, next1, c1, next2, c2), k.NewReg32()
 	k.Sub(laneOffset, p, cand)
+	revMatches := k.NewReg32()
+	k.Brev(revMatches, matches)
+	k.Note("lane l at bit 31-l: the lowest lane is then one bfind, off the chain from one match to the next")
 
 	k.Place(selectMatch)
 	k.Comment("PARSE-5: the lowest matching lane at or after the cursor")
@@ -330,9 +333,9 @@ func (k *pageKernel) parse() {
 			k.MaxS(rel, rel, ptx.Imm(0))
 			k.Note("literals pending from earlier groups put the cursor before the group")
 		}
-		k.Shl(rel, ptx.Hex(0xffffffff), rel)
-		k.Note("the lanes at or after the cursor; none when it is past the group")
-		k.And(elig, matches, rel)
+		k.Shr(rel, ptx.Hex(0xffffffff), rel)
+		k.Note("the lanes at or after the cursor, reversed; none when it is past the group")
+		k.And(elig, revMatches, rel)
 		k.SetpU(ptx.EQ, none, elig, ptx.Imm(0))
 	}
 	eligible(false)
@@ -343,7 +346,7 @@ func (k *pageKernel) parse() {
 	k.literalByte(lit, k.cursor)
 	k.Note("issued first: a short sequence's literals start at the cursor")
 	m, mp, offset, length := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
-	k.lowestLane(m, elig)
+	k.BfindShiftAmt(m, elig)
 	k.Add(mp, k.base, m)
 	k.ShflIdx(offset, laneOffset, m, ptx.Imm(31), ptx.FullMask)
 	k.ShflIdx(length, laneLen, m, ptx.Imm(31), ptx.FullMask)

@@ -131,6 +131,7 @@ func init() {
 		"selp.b32":                  "r,R,R,p",
 		"shf.r.clamp.b32":           "r,r,r,R",
 		"bfind.u32":                 "r,r",
+		"bfind.shiftamt.u32":        "r,r",
 		"brev.b32":                  "r,r",
 		"clz.b32":                   "r,r",
 		"popc.b32":                  "r,r",
@@ -277,6 +278,11 @@ func (k *Kernel) ShfR(dst, lo, hi Reg, n Operand) { k.Emit("shf.r.clamp.b32", ds
 // Bfind is the bit position of the most significant 1 of a, or 0xffffffff
 // for a zero a.
 func (k *Kernel) Bfind(dst, a Reg) { k.Emit("bfind.u32", dst, a) }
+
+// BfindShiftAmt sets dst to the number of zero bits above a's highest set
+// bit (clz for a nonzero a, 0xffffffff for 0), in one instruction where
+// clz.b32 takes two on some targets.
+func (k *Kernel) BfindShiftAmt(dst, a Reg) { k.Emit("bfind.shiftamt.u32", dst, a) }
 
 // Brev reverses the bits, Clz counts leading zeros, Popc counts ones.
 func (k *Kernel) Brev(dst, a Reg) { k.Emit("brev.b32", dst, a) }

@@ -101,6 +101,7 @@ func formsKernel(sm int) *Module {
 	k.Selp(d, d, Imm(9), r)
 	k.ShfR(d, d, b, a)
 	k.Bfind(c, d)
+	k.BfindShiftAmt(c, d)
 	k.Brev(c, c)
 	k.Clz(c, c)
 	k.Popc(c, c)

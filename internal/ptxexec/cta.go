@@ -660,6 +660,16 @@ func (w *warp) exec(in *inst, pc int32, mask, exec uint32) error {
 			t[l] = uint32(bits.Len32(a[l])) - 1 // 0xffffffff for 0
 		}
 		w.commit32(in.d, exec)
+	case opBfindShift:
+		t = w.out32(in.d, exec)
+		a := &w.r32[in.a]
+		for l := range t {
+			t[l] = 0xffffffff
+			if a[l] != 0 {
+				t[l] = uint32(bits.LeadingZeros32(a[l]))
+			}
+		}
+		w.commit32(in.d, exec)
 	case opBrev:
 		t = w.out32(in.d, exec)
 		a := &w.r32[in.a]

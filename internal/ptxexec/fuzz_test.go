@@ -45,7 +45,7 @@ func randomProgram(data []byte) string {
 	pred := func() ptx.Reg { return p[next()%len(p)] }
 	arith := []string{"add.u32", "sub.u32", "mul.lo.u32", "shl.b32", "shr.u32", "and.b32", "or.b32", "xor.b32",
 		"min.u32", "max.u32", "min.s32", "max.s32"}
-	unary := []string{"not.b32", "neg.s32", "bfind.u32", "brev.b32", "clz.b32", "popc.b32"}
+	unary := []string{"not.b32", "neg.s32", "bfind.u32", "bfind.shiftamt.u32", "brev.b32", "clz.b32", "popc.b32"}
 	spaces := []ptx.Space{ptx.Shared, ptx.Global, ptx.Generic}
 	for n := 0; n < 40 && len(data) > 0; n++ {
 		kk := k

@@ -38,6 +38,7 @@ const (
 	opSelp32
 	opShfRClamp
 	opBfind
+	opBfindShift
 	opBrev
 	opClz
 	opPopc
@@ -135,6 +136,7 @@ var formTable = map[string]formSpec{
 	"selp.b32":                  {op: opSelp32, sig: "rRRq"},
 	"shf.r.clamp.b32":           {op: opShfRClamp, sig: "rXXR"},
 	"bfind.u32":                 {op: opBfind, sig: "rX"},
+	"bfind.shiftamt.u32":        {op: opBfindShift, sig: "rX"},
 	"brev.b32":                  {op: opBrev, sig: "rX"},
 	"clz.b32":                   {op: opClz, sig: "rX"},
 	"popc.b32":                  {op: opPopc, sig: "rX"},

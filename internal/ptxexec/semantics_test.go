@@ -77,6 +77,7 @@ var semTests = []semTest{
 		c3(0x44332211, 0x88776655, 24, 0x77665544), c3(0x44332211, 0x88776655, 32, 0x88776655),
 		c3(0x44332211, 0x88776655, 40, 0x88776655), c3(0x44332211, 0x88776655, 0xffffffff, 0x88776655)}},
 	{"bfind.u32", "bfind.u32 %r0, %r1;", 'r', []semCase{c1(0, 0xffffffff), c1(1, 0), c1(0x80000000, 31), c1(0x00010001, 16)}},
+	{"bfind.shiftamt.u32", "bfind.shiftamt.u32 %r0, %r1;", 'r', []semCase{c1(0, 0xffffffff), c1(1, 31), c1(0x80000000, 0), c1(0x00010001, 15)}},
 	{"brev.b32", "brev.b32 %r0, %r1;", 'r', []semCase{c1(1, 0x80000000), c1(0x12345678, 0x1e6a2c48), c1(0, 0)}},
 	{"clz.b32", "clz.b32 %r0, %r1;", 'r', []semCase{c1(0, 32), c1(1, 31), c1(0x80000000, 0), c1(0x00ff0000, 8)}},
 	{"popc.b32", "popc.b32 %r0, %r1;", 'r', []semCase{c1(0, 0), c1(0xffffffff, 32), c1(0x12345678, 13)}},
