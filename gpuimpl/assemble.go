@@ -33,11 +33,9 @@ func assemble(out []Output, pages [][PageSize]byte, meta, packed []byte, own boo
 	parallel(pieces, grain, func(lo, hi int) {
 		for p := lo; p < hi; p++ {
 			for i := p * piece; i < min(len(out), (p+1)*piece); i++ {
-				word := binary.LittleEndian.Uint32(meta[4*i:])
-				kind, n := DecodeMeta(word)
-				if !validMeta(kind, n) {
-					errs[p] = fmt.Errorf("%w: page %d: meta word %#08x (kind %d, length %d) breaks GPU-1",
-						ErrFault, i, word, kind, n)
+				kind, n, err := readMeta(meta, i, i)
+				if err != nil {
+					errs[p] = err
 					break
 				}
 				starts[p+1] += packedLen(kind, n)
@@ -97,12 +95,10 @@ func assembleSlots(out []Output, pages [][PageSize]byte, meta, slots []byte, fir
 	errs := make([]error, pieces)
 	parallel(pieces, 16, func(lo, hi int) {
 		for i := lo * piece; i < min(len(out), hi*piece); i++ {
-			word := binary.LittleEndian.Uint32(meta[4*i:])
-			kind, n := DecodeMeta(word)
+			kind, n, err := readMeta(meta, i, first+i)
 			switch {
-			case !validMeta(kind, n):
-				errs[i/piece] = fmt.Errorf("%w: page %d: meta word %#08x (kind %d, length %d) breaks GPU-1",
-					ErrFault, first+i, word, kind, n)
+			case err != nil:
+				errs[i/piece] = err
 				return
 			case kind == kindRaw:
 				out[i] = Output{Kind: kind, Data: pages[i][:]}
@@ -113,6 +109,18 @@ func assembleSlots(out []Output, pages [][PageSize]byte, meta, slots []byte, fir
 		}
 	})
 	return errors.Join(errs...)
+}
+
+// readMeta decodes meta word i; a word that GPU-1 does not allow is an
+// error wrapping ErrFault that names the page as page.
+func readMeta(meta []byte, i, page int) (kind uint8, n int, err error) {
+	word := binary.LittleEndian.Uint32(meta[4*i:])
+	kind, n = DecodeMeta(word)
+	if !validMeta(kind, n) {
+		return 0, 0, fmt.Errorf("%w: page %d: meta word %#08x (kind %d, length %d) breaks GPU-1",
+			ErrFault, page, word, kind, n)
+	}
+	return kind, n, nil
 }
 
 // validMeta reports a kind and length that GPU-1 allows.
