@@ -1,6 +1,8 @@
 package gpuimpl
 
 import (
+	"math"
+
 	"github.com/lz4warp/lz4warp/internal/ptx"
 )
 
@@ -73,7 +75,18 @@ type pageKernel struct {
 	toHost                       ptx.Reg // hostDst is set
 	base, cursor, out            ptx.Reg // the parse state, the same in every lane
 	isLane0                      ptx.Reg
-	// Per-lane constants of the inner loops: lane-1, lane+4096 (a hash key
+	// The page's loads (loadPage): this lane's first byte of the page and
+	// of its copy, the chunks on their way, the bytes stored so far, the
+	// largest base and mp+off whose reads they hold (setStored), and, by
+	// caller (siteGroup, siteExtend), where storeNext is entered and
+	// returns to.
+	lsrc, lpg               ptx.Reg
+	chunks                  [chunksAhead]ptx.Vec4
+	stored, site            ptx.Reg
+	groupLimit, extendLimit ptx.Reg
+	storeNext               [2]ptx.Label
+	storeBack               [2]ptx.Label
+	// Per-lane constants of the inner loops: (lane-1)&31, lane+4096 (a hash key
 	// no hash takes), those of the group's word loads, and dstSlot+lane.
 	laneM1, laneKey     ptx.Reg
 	laneWord, laneShift ptx.Reg // lane&^3 and 8·(lane&3)
@@ -133,8 +146,10 @@ func buildPageKernel(m *ptx.Module) {
 	k.Add(k.table, k.table, tmp64)
 	k.Add(k.pg, k.table, ptx.Imm(tableBytes))
 
+	k.stored, k.site = k.NewReg32(), k.NewReg32()
+	k.groupLimit, k.extendLimit = k.NewReg32(), k.NewReg32()
+	k.storeNext = [2]ptx.Label{k.NewLabel("store_next"), k.NewLabel("store_next")}
 	k.loadPage(src)
-	k.clearTable()
 	k.parse()
 
 	k.Place(k.raw)
@@ -143,30 +158,79 @@ func buildPageKernel(m *ptx.Module) {
 	k.Mov(code, ptx.Imm(kindRaw<<MetaKindShift|PageSize))
 	k.If(k.isLane0).St(ptx.Global, "u32", ptx.At(k.metaAddr, 0), code)
 	k.Ret()
+
+	k.emitStoreNext()
 }
 
-// loadPage copies the page into the warp's slice with coalesced 16-byte
-// loads and stores, comparing every 8-byte word with the first (PAGE-3).
-// A same-filled page is finished here.
-func (k *pageKernel) loadPage(src ptx.Reg) {
-	const chunks = PageSize / 16 / 32 // 16-byte chunks per lane
-	k.Comment("load the page: lane l moves 16-byte chunks l, l+32, ... (PAGE-3 check on the way)")
-	lsrc, lpg, off := k.NewReg64(), k.NewReg64(), k.NewReg64()
-	k.MulWide(off, k.lane, ptx.Imm(16))
-	k.Add(lsrc, src, off)
-	k.Add(lpg, k.pg, off)
-	var v [chunks]ptx.Vec4
-	for i := range v {
-		v[i] = ptx.Vec4{k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()}
-		k.LdV4(ptx.Global, v[i], ptx.At(lsrc, int64(i*32*16)))
+// The page arrives in chunks of one 16-byte move per lane (GPU-7). A
+// chunk is stored into the warp's slice just before the parse reads it,
+// and the next ones are on their way meanwhile, held in chunksAhead sets
+// of registers (chunk c in set c%chunksAhead): when the page comes over
+// PCIe (RT-14), the warps' first chunks come first and the rest of each
+// page while its parse runs, not the whole page before it starts.
+const (
+	chunkBytes  = 32 * 16
+	pageChunks  = PageSize / chunkBytes
+	chunksAhead = 3
+	leadChunks  = 1 // loaded before the table is cleared
+	// groupReach and extendReach bound what a group's iteration and an
+	// extension step read ahead of base and of the step's first position,
+	// mp+off: the group words of g+2 end by base+100; an extension step's
+	// words end by mp+off+132, and the literals that may follow the match
+	// by 31 bytes past its end.
+	groupReach  = 100
+	extendReach = 132 + 32
+)
+
+// The callers of storeNext.
+const (
+	siteGroup = iota
+	siteExtend
+)
+
+// loadChunk starts the load of chunk c into its set of registers.
+func (k *pageKernel) loadChunk(c int) {
+	k.LdV4(ptx.Global, k.chunks[c%chunksAhead], ptx.At(k.lsrc, int64(c*chunkBytes)))
+}
+
+// storeChunk stores chunk c, which waits for its load, and starts the
+// loads that keep chunksAhead chunks on their way.
+func (k *pageKernel) storeChunk(c int) {
+	k.StV4(ptx.Shared, ptx.At(k.lpg, int64(c*chunkBytes)), k.chunks[c%chunksAhead])
+	if c == 0 {
+		for n := leadChunks; n <= chunksAhead; n++ {
+			k.loadChunk(n)
+		}
+	} else if c+chunksAhead < pageChunks {
+		k.loadChunk(c + chunksAhead)
 	}
+}
+
+// loadPage loads the page's first chunk and compares its 8-byte words with
+// the first (PAGE-3). Where one differs, the parse starts with that chunk
+// alone stored (k.stored bytes), and storeNext stores the others as the
+// parse reaches them. Where none does, the page may be same-filled: the
+// rest is loaded at once and compared, and either the page is finished
+// here or the parse starts with all of it stored.
+func (k *pageKernel) loadPage(src ptx.Reg) {
+	k.Comment("load the page: lane l moves bytes 16l to 16l+15 of each 512-byte chunk")
+	off := k.NewReg64()
+	k.lsrc, k.lpg = k.NewReg64(), k.NewReg64()
+	k.MulWide(off, k.lane, ptx.Imm(16))
+	k.Add(k.lsrc, src, off)
+	k.Add(k.lpg, k.pg, off)
+	for i := range k.chunks {
+		k.chunks[i] = ptx.Vec4{k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()}
+	}
+	for c := range leadChunks {
+		k.loadChunk(c)
+	}
+	k.Note("the first chunks alone: every warp's before the rest of any page")
+	k.clearTable(off)
 	first0, first1, diff, x := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
-	k.ShflIdx(first0, v[0][0], ptx.Imm(0), ptx.Imm(31), ptx.FullMask)
-	k.ShflIdx(first1, v[0][1], ptx.Imm(0), ptx.Imm(31), ptx.FullMask)
-	k.Mov(diff, ptx.Imm(0))
-	for i := range v {
-		k.StV4(ptx.Shared, ptx.At(lpg, int64(i*32*16)), v[i])
-		for j, w := range v[i] {
+	differs := k.NewPred()
+	compare := func(v ptx.Vec4) {
+		for j, w := range v {
 			f := first0
 			if j%2 == 1 {
 				f = first1
@@ -174,13 +238,37 @@ func (k *pageKernel) loadPage(src ptx.Reg) {
 			k.Xor(x, w, f)
 			k.Or(diff, diff, x)
 		}
+		k.SetpU(ptx.NE, differs, diff, ptx.Imm(0))
+		k.Ballot(x, differs, ptx.FullMask)
+		k.SetpU(ptx.NE, differs, x, ptx.Imm(0))
 	}
-	differs, same := k.NewPred(), k.NewPred()
-	k.SetpU(ptx.NE, differs, diff, ptx.Imm(0))
-	k.Ballot(x, differs, ptx.FullMask)
-	k.SetpU(ptx.EQ, same, x, ptx.Imm(0))
-	notSame := k.NewLabel("not_same")
-	k.IfNot(same).BraUni(notSame)
+	parse := k.NewLabel("parse")
+	k.ShflIdx(first0, k.chunks[0][0], ptx.Imm(0), ptx.Imm(31), ptx.FullMask)
+	k.ShflIdx(first1, k.chunks[0][1], ptx.Imm(0), ptx.Imm(31), ptx.FullMask)
+	k.Mov(diff, ptx.Imm(0))
+	compare(k.chunks[0])
+	k.storeChunk(0)
+	k.Note("its set then holds the next chunk of its set")
+	k.setStored(chunkBytes)
+	k.If(differs).BraUni(parse)
+
+	k.Comment("the first chunk is same-filled: the rest decides, loaded at once")
+	rest := make([]ptx.Vec4, pageChunks)
+	for c := 1; c < pageChunks; c++ {
+		rest[c] = k.chunks[c%chunksAhead]
+		if c > chunksAhead {
+			rest[c] = ptx.Vec4{k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()}
+			k.LdV4(ptx.Global, rest[c], ptx.At(k.lsrc, int64(c*chunkBytes)))
+		}
+	}
+	for c := 1; c < pageChunks; c++ {
+		k.StV4(ptx.Shared, ptx.At(k.lpg, int64(c*chunkBytes)), rest[c])
+	}
+	k.setStored(PageSize)
+	for c := 1; c < pageChunks; c++ {
+		compare(rest[c])
+	}
+	k.If(differs).BraUni(parse)
 	k.Comment("same-filled: the payload is the first 8 bytes, in the host's slot if there is one")
 	slot := k.NewReg64()
 	k.Mov(slot, k.dstSlot)
@@ -192,19 +280,69 @@ func (k *pageKernel) loadPage(src ptx.Reg) {
 	k.Mov(x, ptx.Imm(kindSame<<MetaKindShift|8))
 	k.If(k.isLane0).St(ptx.Global, "u32", ptx.At(k.metaAddr, 0), x)
 	k.Ret()
-	k.Place(notSame)
+	k.Place(parse)
 }
 
-// clearTable fills the hash table with emptyEntry.
-func (k *pageKernel) clearTable() {
+// setStored records that the page's first n bytes are stored, and the
+// limits beyond which a group's base or an extension step's mp+off read
+// further (signed: base is -32 in the first iteration).
+func (k *pageKernel) setStored(n int) {
+	k.Mov(k.stored, ptx.Imm(n))
+	if n == PageSize {
+		k.Mov(k.groupLimit, ptx.Hex(math.MaxInt32))
+		k.Mov(k.extendLimit, ptx.Hex(math.MaxInt32))
+		return
+	}
+	k.Mov(k.groupLimit, ptx.Imm(n-groupReach))
+	k.Mov(k.extendLimit, ptx.Imm(n-extendReach))
+}
+
+// emitStoreNext places storeNext: it stores the chunk at k.stored and
+// returns to the caller that entered it.
+func (k *pageKernel) emitStoreNext() {
+	at, done, common := make([]ptx.Label, pageChunks), k.NewLabel("stored"), k.NewLabel("store_chunk")
+	k.Place(k.storeNext[siteGroup])
+	k.Mov(k.site, ptx.Imm(siteGroup))
+	k.BraUni(common)
+	k.Place(k.storeNext[siteExtend])
+	k.Mov(k.site, ptx.Imm(siteExtend))
+	k.Place(common)
+	k.Comment("store the next chunk of the page, which the parse is about to read")
+	q := k.NewPred()
+	for c := 1; c < pageChunks-1; c++ {
+		at[c] = k.NewLabel("chunk")
+		k.SetpU(ptx.EQ, q, k.stored, ptx.Imm(c*chunkBytes))
+		k.If(q).BraUni(at[c])
+	}
+	for c := pageChunks - 1; c >= 1; c-- {
+		if c < pageChunks-1 {
+			k.Place(at[c])
+		}
+		k.storeChunk(c)
+		k.setStored((c + 1) * chunkBytes)
+		k.BraUni(done)
+	}
+	k.Place(done)
+	k.WarpSync(ptx.FullMask)
+	k.Note("the lanes' stores before the parse reads them")
+	k.SetpU(ptx.EQ, q, k.site, ptx.Imm(siteGroup))
+	k.If(q).BraUni(k.storeBack[siteGroup])
+	k.BraUni(k.storeBack[siteExtend])
+}
+
+// clearTable fills the hash table with emptyEntry; off is 16·lane. It
+// also fills the page's last chunk, whose last 8 bytes the iteration of the
+// group before the first reads (and does not use) before the chunk is
+// there: each lane the bytes that it stores later.
+func (k *pageKernel) clearTable(off ptx.Reg) {
 	k.Comment("clear the hash table: 0xffff is an empty entry")
-	ones, off, lt := k.NewReg32(), k.NewReg64(), k.NewReg64()
+	ones, lt := k.NewReg32(), k.NewReg64()
 	k.Mov(ones, ptx.Hex(0xffffffff))
-	k.MulWide(off, k.lane, ptx.Imm(16))
 	k.Add(lt, k.table, off)
 	for i := 0; i < tableBytes/16/32; i++ {
 		k.StV4(ptx.Shared, ptx.At(lt, int64(i*32*16)), ptx.Vec4{ones, ones, ones, ones})
 	}
+	k.StV4(ptx.Shared, ptx.At(k.lpg, PageSize-chunkBytes), ptx.Vec4{ones, ones, ones, ones})
 }
 
 // lowestLane sets dst to the index of the lowest set bit of the nonzero
@@ -230,7 +368,9 @@ func (k *pageKernel) parse() {
 	k.Add(k.laneKey, k.lane, ptx.Imm(4096))
 	k.dstLane = k.NewReg64()
 	lane64 := k.NewReg64()
-	k.Sub(k.laneM1, k.lane, ptx.Imm(1))
+	k.Add(k.laneM1, k.lane, ptx.Imm(31))
+	k.And(k.laneM1, k.laneM1, ptx.Imm(31))
+	k.Note("lane-1, and 31 at lane 0, which writes a token, not a literal")
 	k.laneWord, k.laneShift = k.NewReg32(), k.NewReg32()
 	k.And(k.laneWord, k.lane, ptx.Hex(0xfffffffc))
 	k.And(k.laneShift, k.lane, ptx.Imm(3))
@@ -255,8 +395,13 @@ func (k *pageKernel) parse() {
 	k.Mov(cand, ptx.Imm(emptyEntry))
 
 	k.Place(group)
+	k.storeBack[siteGroup] = group
 	k.Comment("iteration g: lane l visits position base+l of group g and base+32+l of group g+1 (PARSE-2)")
 	p, tbase, tp := k.NewReg32(), k.NewReg32(), k.NewReg32()
+	ahead := k.NewPred()
+	k.SetpS(ptx.GT, ahead, k.base, k.groupLimit)
+	k.If(ahead).BraUni(k.storeNext[siteGroup])
+	k.Note("the group's reads go past the chunks stored")
 	valid, tvalid, more := k.NewPred(), k.NewPred(), k.NewPred()
 	k.Add(p, k.base, k.lane)
 	k.SetpU(ptx.LE, valid, p, ptx.Imm(lastPos))
@@ -326,19 +471,17 @@ func (k *pageKernel) parse() {
 	k.Place(selectMatch)
 	k.Comment("PARSE-5: the lowest matching lane at or after the cursor")
 	elig, none := k.NewReg32(), k.NewPred()
-	eligible := func(afterMatch bool) {
-		rel := k.NewReg32()
-		k.Sub(rel, k.cursor, k.base)
-		if !afterMatch {
-			k.MaxS(rel, rel, ptx.Imm(0))
-			k.Note("literals pending from earlier groups put the cursor before the group")
-		}
+	eligible := func(rel ptx.Reg) {
 		k.Shr(rel, ptx.Hex(0xffffffff), rel)
 		k.Note("the lanes at or after the cursor, reversed; none when it is past the group")
 		k.And(elig, revMatches, rel)
 		k.SetpU(ptx.EQ, none, elig, ptx.Imm(0))
 	}
-	eligible(false)
+	rel := k.NewReg32()
+	k.Sub(rel, k.cursor, k.base)
+	k.MaxS(rel, rel, ptx.Imm(0))
+	k.Note("literals pending from earlier groups put the cursor before the group")
+	eligible(rel)
 	k.If(none).BraUni(nextGroup)
 	selectBody := k.NewLabel("select_body")
 	k.Place(selectBody)
@@ -355,8 +498,10 @@ func (k *pageKernel) parse() {
 	k.Sub(ml4, length, ptx.Imm(4))
 	other := k.NewLabel("other_seq")
 	k.shortSequence(litLen, offset, ml4, lit, true, other)
+	k.Add(rel, m, length)
+	k.Note("cursor-base, one addition after the length")
 	k.Add(k.cursor, mp, length)
-	eligible(true)
+	eligible(rel)
 	k.IfNot(none).BraUni(selectBody)
 
 	k.Place(nextGroup)
@@ -550,8 +695,14 @@ func (k *pageKernel) extend(length, mp, offset ptx.Reg) {
 	k.Sub(mc, mp, offset)
 	k.Shl(lane4, k.lane, ptx.Imm(2))
 	k.Mov(off, ptx.Imm(shortCap))
-	step := k.NewLabel("extend")
+	step, offLimit, ahead := k.NewLabel("extend"), k.NewReg32(), k.NewPred()
+	k.storeBack[siteExtend] = k.NewLabel("extend_stored")
+	k.Place(k.storeBack[siteExtend])
+	k.Sub(offLimit, k.extendLimit, mp)
 	k.Place(step)
+	k.SetpS(ptx.GT, ahead, off, offLimit)
+	k.If(ahead).BraUni(k.storeNext[siteExtend])
+	k.Note("the step's reads go past the chunks stored")
 	k.Add(i, off, lane4)
 	k.Add(a, mp, i)
 	k.pageWord(a, a)
@@ -718,7 +869,9 @@ func (k *pageKernel) pageAt(addr, pos ptx.Reg) {
 
 // literalByte sets dst to page[cursor+lane-1], the byte that lane writes
 // in a short sequence, loaded before the sequence's lengths are known. A
-// lane whose position falls outside the page reads the page's last byte.
+// lane whose position falls outside the page reads the page's last byte;
+// lane 0, which writes the token, reads page[cursor+31], unused, so that
+// no lane reads behind the cursor or outside the chunks stored.
 func (k *pageKernel) literalByte(dst, cursor ptx.Reg) {
 	x := k.NewReg32()
 	addr := k.NewReg64()
