@@ -172,7 +172,6 @@ const (
 	chunkBytes  = 32 * 16
 	pageChunks  = PageSize / chunkBytes
 	chunksAhead = 3
-	leadChunks  = 1 // loaded before the table is cleared
 	// groupReach and extendReach bound what a group's iteration and an
 	// extension step read ahead of base and of the step's first position,
 	// mp+off: the group words of g+2 end by base+100; an extension step's
@@ -198,7 +197,7 @@ func (k *pageKernel) loadChunk(c int) {
 func (k *pageKernel) storeChunk(c int) {
 	k.StV4(ptx.Shared, ptx.At(k.lpg, int64(c*chunkBytes)), k.chunks[c%chunksAhead])
 	if c == 0 {
-		for n := leadChunks; n <= chunksAhead; n++ {
+		for n := 1; n <= chunksAhead; n++ {
 			k.loadChunk(n)
 		}
 	} else if c+chunksAhead < pageChunks {
@@ -206,12 +205,14 @@ func (k *pageKernel) storeChunk(c int) {
 	}
 }
 
-// loadPage loads the page's first chunk and compares its 8-byte words with
-// the first (PAGE-3). Where one differs, the parse starts with that chunk
-// alone stored (k.stored bytes), and storeNext stores the others as the
-// parse reaches them. Where none does, the page may be same-filled: the
-// rest is loaded at once and compared, and either the page is finished
-// here or the parse starts with all of it stored.
+// loadPage loads the page into the warp's slice while the lanes compare its
+// 8-byte words with the first (PAGE-3). From device memory (no hostDst) it
+// loads the page at once. From the host's memory (RT-14) it loads the
+// first chunk alone, so that every warp has its first chunk before the
+// rest of any page crosses PCIe: where a word of it differs, the parse
+// starts with that chunk stored (k.stored) and storeNext stores the others
+// as the parse reaches them; where none does, the page may be same-filled
+// and the rest is loaded at once. A same-filled page is finished here.
 func (k *pageKernel) loadPage(src ptx.Reg) {
 	k.Comment("load the page: lane l moves bytes 16l to 16l+15 of each 512-byte chunk")
 	off := k.NewReg64()
@@ -222,13 +223,14 @@ func (k *pageKernel) loadPage(src ptx.Reg) {
 	for i := range k.chunks {
 		k.chunks[i] = ptx.Vec4{k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()}
 	}
-	for c := range leadChunks {
-		k.loadChunk(c)
-	}
-	k.Note("the first chunks alone: every warp's before the rest of any page")
-	k.clearTable(off)
 	first0, first1, diff, x := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
 	differs := k.NewPred()
+	parse, chunked := k.NewLabel("parse"), k.NewLabel("chunked")
+	firstWord := func(v ptx.Vec4) {
+		k.ShflIdx(first0, v[0], ptx.Imm(0), ptx.Imm(31), ptx.FullMask)
+		k.ShflIdx(first1, v[1], ptx.Imm(0), ptx.Imm(31), ptx.FullMask)
+		k.Mov(diff, ptx.Imm(0))
+	}
 	compare := func(v ptx.Vec4) {
 		for j, w := range v {
 			f := first0
@@ -238,37 +240,60 @@ func (k *pageKernel) loadPage(src ptx.Reg) {
 			k.Xor(x, w, f)
 			k.Or(diff, diff, x)
 		}
+	}
+	anyDiffers := func() {
 		k.SetpU(ptx.NE, differs, diff, ptx.Imm(0))
 		k.Ballot(x, differs, ptx.FullMask)
 		k.SetpU(ptx.NE, differs, x, ptx.Imm(0))
 	}
-	parse := k.NewLabel("parse")
-	k.ShflIdx(first0, k.chunks[0][0], ptx.Imm(0), ptx.Imm(31), ptx.FullMask)
-	k.ShflIdx(first1, k.chunks[0][1], ptx.Imm(0), ptx.Imm(31), ptx.FullMask)
-	k.Mov(diff, ptx.Imm(0))
+	// rest loads chunks from..7 at once (those whose registers are given
+	// in have are on their way), compares and stores them, and decides.
+	rest := func(from int, have []ptx.Vec4) {
+		v := make([]ptx.Vec4, pageChunks)
+		for c := from; c < pageChunks; c++ {
+			if c < len(have) && have[c][0] != (ptx.Reg{}) {
+				v[c] = have[c]
+				continue
+			}
+			v[c] = ptx.Vec4{k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()}
+			k.LdV4(ptx.Global, v[c], ptx.At(k.lsrc, int64(c*chunkBytes)))
+		}
+		if from == 0 {
+			k.clearTable(off)
+			firstWord(v[0])
+		}
+		for c := from; c < pageChunks; c++ {
+			compare(v[c])
+			k.StV4(ptx.Shared, ptx.At(k.lpg, int64(c*chunkBytes)), v[c])
+		}
+		k.setStored(PageSize)
+		anyDiffers()
+		k.If(differs).BraUni(parse)
+	}
+	k.If(k.toHost).BraUni(chunked)
+	k.Note("the page is in device memory: all of it at once")
+	rest(0, nil)
+	same := k.NewLabel("same")
+	k.BraUni(same)
+
+	k.Place(chunked)
+	k.loadChunk(0)
+	k.clearTable(off)
+	firstWord(k.chunks[0])
 	compare(k.chunks[0])
 	k.storeChunk(0)
 	k.Note("its set then holds the next chunk of its set")
 	k.setStored(chunkBytes)
+	anyDiffers()
 	k.If(differs).BraUni(parse)
-
 	k.Comment("the first chunk is same-filled: the rest decides, loaded at once")
-	rest := make([]ptx.Vec4, pageChunks)
-	for c := 1; c < pageChunks; c++ {
-		rest[c] = k.chunks[c%chunksAhead]
-		if c > chunksAhead {
-			rest[c] = ptx.Vec4{k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()}
-			k.LdV4(ptx.Global, rest[c], ptx.At(k.lsrc, int64(c*chunkBytes)))
-		}
+	have := make([]ptx.Vec4, chunksAhead+1)
+	for c := 1; c <= chunksAhead; c++ {
+		have[c] = k.chunks[c%chunksAhead]
 	}
-	for c := 1; c < pageChunks; c++ {
-		k.StV4(ptx.Shared, ptx.At(k.lpg, int64(c*chunkBytes)), rest[c])
-	}
-	k.setStored(PageSize)
-	for c := 1; c < pageChunks; c++ {
-		compare(rest[c])
-	}
-	k.If(differs).BraUni(parse)
+	rest(1, have)
+
+	k.Place(same)
 	k.Comment("same-filled: the payload is the first 8 bytes, in the host's slot if there is one")
 	slot := k.NewReg64()
 	k.Mov(slot, k.dstSlot)

@@ -136,7 +136,7 @@ func TestKernelOnCPU(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const batch = 2000 // pages per launch, like a batch of the GPU backend
+	batch := min(2000, (n+1)/2) // pages per launch, like a batch of the GPU backend; two launches at least
 	rng := rand.New(rand.NewPCG(7, 90))
 	checked, mismatches := 0, 0
 	perKind := map[string]int{}
@@ -149,8 +149,14 @@ func TestKernelOnCPU(t *testing.T) {
 		for i := range pages {
 			names[i], pages[i] = conformancePage(checked+i, rng)
 		}
+		// Every other launch with hostDst: the page loaded chunk by chunk,
+		// the payloads in the host's slots.
+		toHost := checked/batch%2 == 1
 		t0, c0 := time.Now(), cpuTime()
-		metas, slots := kernelOnCPU(t, mod, pages)
+		metas, slots, hostSlots := kernelOnCPUToHost(t, mod, pages, toHost)
+		if toHost {
+			slots = hostSlots
+		}
 		busy += time.Since(t0)
 		cpu += cpuTime() - c0
 		var mu sync.Mutex
@@ -371,12 +377,22 @@ func TestKernelWarpSyncsAreNeeded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		mem := ptxexec.NewMemory()
-		src, dst, meta := mem.Alloc(len(pages)*PageSize), mem.Alloc(len(pages)*OutSlot), mem.Alloc(4*len(pages))
-		for j, p := range pages {
-			copy(mem.Bytes(src)[j*PageSize:], p[:])
+		// Both loads: the page at once, and chunk by chunk with hostDst.
+		for _, toHost := range []bool{false, true} {
+			mem := ptxexec.NewMemory()
+			src, dst, meta := mem.Alloc(len(pages)*PageSize), mem.Alloc(len(pages)*OutSlot), mem.Alloc(4*len(pages))
+			hostDst := uint64(0)
+			if toHost {
+				hostDst = mem.Alloc(len(pages) * OutSlot)
+			}
+			for j, p := range pages {
+				copy(mem.Bytes(src)[j*PageSize:], p[:])
+			}
+			err = mod.Launch(KernelName, 1, ThreadsPerBlock, []uint64{src, dst, meta, uint64(len(pages)), hostDst}, mem)
+			if errors.Is(err, ptxexec.ErrSharedRace) {
+				break
+			}
 		}
-		err = mod.Launch(KernelName, 1, ThreadsPerBlock, []uint64{src, dst, meta, uint64(len(pages)), 0}, mem)
 		if !errors.Is(err, ptxexec.ErrSharedRace) {
 			t.Errorf("without line %d %q: %v, want a shared-memory race", i+1, strings.TrimSpace(line), err)
 		} else {
