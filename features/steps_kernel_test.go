@@ -111,14 +111,22 @@ func (w *world) kernelSharedMemory(want int) error {
 	}
 	for _, sm := range kernelTargets {
 		text := gpuimpl.KernelPTX(sm)
-		total := 0
-		decls := sharedDeclRE.FindAllStringSubmatch(text, -1)
-		for _, d := range decls {
-			n, _ := strconv.Atoi(d[1])
-			total += n
+		// Each entry point (the page kernel and its stream variant) on its own.
+		entries := strings.Split(text, ".visible .entry ")[1:]
+		if len(entries) == 0 {
+			return fmt.Errorf("sm_%d: no entry point", sm)
 		}
-		if len(decls) == 0 || total != want {
-			return fmt.Errorf("sm_%d: %d .shared declarations of %d bytes in all, want %d", sm, len(decls), total, want)
+		for _, entry := range entries {
+			total := 0
+			decls := sharedDeclRE.FindAllStringSubmatch(entry, -1)
+			for _, d := range decls {
+				n, _ := strconv.Atoi(d[1])
+				total += n
+			}
+			if len(decls) == 0 || total != want {
+				name, _, _ := strings.Cut(entry, "(")
+				return fmt.Errorf("sm_%d %s: %d .shared declarations of %d bytes in all, want %d", sm, name, len(decls), total, want)
+			}
 		}
 		if strings.Contains(text, ".extern .shared") {
 			return fmt.Errorf("sm_%d declares dynamic shared memory", sm)

@@ -39,7 +39,8 @@ type deviceState struct {
 	info  cudart.DeviceInfo
 	sm    int
 	ctx   *cudart.Context // nil after a failed rebuild
-	fn    *cudart.Function
+	// fn and stream are the page kernel and its stream variant (GPU-9).
+	fn, stream *cudart.Function
 	// offsets and gather are the D2H kernels of GPU-8.
 	offsets, gather *cudart.Function
 	trap            *cudart.Function // loaded when a test first injects a launch failure
@@ -96,11 +97,11 @@ func (d *deviceState) load() error {
 		return err
 	}
 	var mods [2]*cudart.Module
-	var fns [3]*cudart.Function
+	var fns [4]*cudart.Function
 	for i, f := range []struct {
 		module int
 		name   string
-	}{{0, KernelName}, {1, OffsetsName}, {1, GatherName}} {
+	}{{0, KernelName}, {0, StreamKernelName}, {1, OffsetsName}, {1, GatherName}} {
 		var err error
 		if mods[f.module] == nil {
 			mods[f.module], err = ctx.LoadPTX(kernelTexts(d.sm)[f.module])
@@ -113,7 +114,7 @@ func (d *deviceState) load() error {
 			return fmt.Errorf("gpuimpl: loading the sm_%d %s on %s: %w", d.sm, f.name, d.info.Name, err)
 		}
 	}
-	d.ctx, d.fn, d.offsets, d.gather, d.trap = ctx, fns[0], fns[1], fns[2], nil
+	d.ctx, d.fn, d.stream, d.offsets, d.gather, d.trap = ctx, fns[0], fns[1], fns[2], fns[3], nil
 	return nil
 }
 
@@ -138,7 +139,7 @@ func (d *deviceState) rebuild(gen int, cause error) error {
 	if d.ctx != nil {
 		d.ctx.Close() // a poisoned context reports its error again; it is gone either way
 	}
-	d.ctx, d.fn, d.offsets, d.gather, d.trap = nil, nil, nil, nil, nil
+	d.ctx, d.fn, d.stream, d.offsets, d.gather, d.trap = nil, nil, nil, nil, nil, nil
 	d.gen++
 	return d.load()
 }
@@ -695,7 +696,11 @@ func (e *Engine) launchPages(st *cudart.Stream, f Fault, n int, src, dst, meta, 
 		}
 		return st.Launch(trap, cudart.Dim{X: 1}, cudart.Dim{X: 32}, 0)
 	}
-	return st.Launch(e.dev.fn, cudart.Dim{X: Blocks(n)}, block, 0, src, dst, meta, uint64(n), hostDst)
+	fn := e.dev.fn
+	if hostDst != 0 {
+		fn = e.dev.stream // the pages cross PCIe as it reads them (RT-14)
+	}
+	return st.Launch(fn, cudart.Dim{X: Blocks(n)}, block, 0, src, dst, meta, uint64(n), hostDst)
 }
 
 // runDirect compresses host.Pages[:len(pages)] with the page kernel

@@ -17,12 +17,14 @@ func entries(text string) {
 }
 
 // KernelPTX is the page kernel's module for a target, the text a driver
-// JIT-compiles; it is the same on every call.
+// JIT-compiles; it is the same on every call. The stream variant is the
+// page kernel for pages that cross PCIe as it reads them.
 func ExampleKernelPTX() {
 	entries(gpuimpl.KernelPTX(90))
 	// Output:
 	// .target sm_90
 	// .visible .entry lz4warp_pages
+	// .visible .entry lz4warp_pages_stream
 }
 
 // GatherPTX is the module of the D2H kernels, which run after the page

@@ -8,8 +8,12 @@ import (
 
 // The kernel's interface (spec/gpu.md, GPU-1).
 const (
-	// KernelName is the PTX entry point.
+	// KernelName is the page kernel's PTX entry point.
 	KernelName = "lz4warp_pages"
+	// StreamKernelName is the entry point of its variant for pages that
+	// cross PCIe as it reads them (RT-14): the same parameters and output,
+	// each page loaded chunk by chunk while its parse runs.
+	StreamKernelName = "lz4warp_pages_stream"
 	// OutSlot is the size of one page's output slot in the dst buffer: no
 	// LZ4 payload reaches it (PAGE-5).
 	OutSlot = 3072
@@ -58,11 +62,13 @@ func extBytes(v uint32) uint32 {
 	return (v-15)*0x8081>>23 + 1
 }
 
-// KernelPTX returns the PTX module holding the page kernel for sm_<sm>
-// (70, 75, 80, 86, 89 or 90; GPU-2). The text is the same on every call.
+// KernelPTX returns the PTX module holding the page kernel and its stream
+// variant for sm_<sm> (70, 75, 80, 86, 89 or 90; GPU-2). The text is the
+// same on every call.
 func KernelPTX(sm int) string {
 	m := ptx.NewModule(sm)
-	buildPageKernel(m)
+	buildPageKernel(m, KernelName, false)
+	buildPageKernel(m, StreamKernelName, true)
 	return m.String()
 }
 
@@ -75,6 +81,7 @@ type pageKernel struct {
 	toHost                       ptx.Reg // hostDst is set
 	base, cursor, out            ptx.Reg // the parse state, the same in every lane
 	isLane0                      ptx.Reg
+	chunked                      bool // the stream variant: the page loaded chunk by chunk
 	// The page's loads (loadPage): this lane's first byte of the page and
 	// of its copy, the chunks on their way, the bytes stored so far, the
 	// largest base and mp+off whose reads they hold (setStored), and, by
@@ -94,10 +101,11 @@ type pageKernel struct {
 	raw                 ptx.Label
 }
 
-// buildPageKernel emits lz4warp_pages: spec/gpu.md GPU-7, a transcription of
-// PARSE-9. warpModel in model_test.go is the same algorithm in Go.
-func buildPageKernel(m *ptx.Module) {
-	k := &pageKernel{Kernel: m.Entry(KernelName, "src", "dst", "meta", "npages", "hostDst")}
+// buildPageKernel emits the page kernel as entry name: spec/gpu.md GPU-7, a
+// transcription of PARSE-9; chunked loads each page chunk by chunk
+// (GPU-9). warpModel in model_test.go is the same algorithm in Go.
+func buildPageKernel(m *ptx.Module, name string, chunked bool) {
+	k := &pageKernel{Kernel: m.Entry(name, "src", "dst", "meta", "npages", "hostDst"), chunked: chunked}
 	smem := k.Shared("smem", SharedPerBlock, 16)
 	k.raw = k.NewLabel("raw")
 
@@ -159,7 +167,9 @@ func buildPageKernel(m *ptx.Module) {
 	k.If(k.isLane0).St(ptx.Global, "u32", ptx.At(k.metaAddr, 0), code)
 	k.Ret()
 
-	k.emitStoreNext()
+	if k.chunked {
+		k.emitStoreNext()
+	}
 }
 
 // The page arrives in chunks of one 16-byte move per lane (GPU-7). A
@@ -206,10 +216,10 @@ func (k *pageKernel) storeChunk(c int) {
 }
 
 // loadPage loads the page into the warp's slice while the lanes compare its
-// 8-byte words with the first (PAGE-3). From device memory (no hostDst) it
-// loads the page at once. From the host's memory (RT-14) it loads the
-// first chunk alone, so that every warp has its first chunk before the
-// rest of any page crosses PCIe: where a word of it differs, the parse
+// 8-byte words with the first (PAGE-3). The page kernel loads the page at
+// once. The stream variant loads the first chunk alone, so that every warp
+// has its first chunk before the rest of any page crosses PCIe (RT-14,
+// GPU-9): where a word of it differs, the parse
 // starts with that chunk stored (k.stored) and storeNext stores the others
 // as the parse reaches them; where none does, the page may be same-filled
 // and the rest is loaded at once. A same-filled page is finished here.
@@ -225,7 +235,7 @@ func (k *pageKernel) loadPage(src ptx.Reg) {
 	}
 	first0, first1, diff, x := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
 	differs := k.NewPred()
-	parse, chunked := k.NewLabel("parse"), k.NewLabel("chunked")
+	parse := k.NewLabel("parse")
 	firstWord := func(v ptx.Vec4) {
 		k.ShflIdx(first0, v[0], ptx.Imm(0), ptx.Imm(31), ptx.FullMask)
 		k.ShflIdx(first1, v[1], ptx.Imm(0), ptx.Imm(31), ptx.FullMask)
@@ -266,17 +276,17 @@ func (k *pageKernel) loadPage(src ptx.Reg) {
 			compare(v[c])
 			k.StV4(ptx.Shared, ptx.At(k.lpg, int64(c*chunkBytes)), v[c])
 		}
-		k.setStored(PageSize)
+		if k.chunked {
+			k.setStored(PageSize)
+		}
 		anyDiffers()
 		k.If(differs).BraUni(parse)
 	}
-	k.If(k.toHost).BraUni(chunked)
-	k.Note("the page is in device memory: all of it at once")
-	rest(0, nil)
 	same := k.NewLabel("same")
-	k.BraUni(same)
-
-	k.Place(chunked)
+	if !k.chunked {
+		rest(0, nil)
+		k.BraUni(same)
+	}
 	k.loadChunk(0)
 	k.clearTable(off)
 	firstWord(k.chunks[0])
@@ -367,7 +377,9 @@ func (k *pageKernel) clearTable(off ptx.Reg) {
 	for i := 0; i < tableBytes/16/32; i++ {
 		k.StV4(ptx.Shared, ptx.At(lt, int64(i*32*16)), ptx.Vec4{ones, ones, ones, ones})
 	}
-	k.StV4(ptx.Shared, ptx.At(k.lpg, PageSize-chunkBytes), ptx.Vec4{ones, ones, ones, ones})
+	if k.chunked {
+		k.StV4(ptx.Shared, ptx.At(k.lpg, PageSize-chunkBytes), ptx.Vec4{ones, ones, ones, ones})
+	}
 }
 
 // lowestLane sets dst to the index of the lowest set bit of the nonzero
@@ -423,10 +435,12 @@ func (k *pageKernel) parse() {
 	k.storeBack[siteGroup] = group
 	k.Comment("iteration g: lane l visits position base+l of group g and base+32+l of group g+1 (PARSE-2)")
 	p, tbase, tp := k.NewReg32(), k.NewReg32(), k.NewReg32()
-	ahead := k.NewPred()
-	k.SetpS(ptx.GT, ahead, k.base, k.groupLimit)
-	k.If(ahead).BraUni(k.storeNext[siteGroup])
-	k.Note("the group's reads go past the chunks stored")
+	if k.chunked {
+		ahead := k.NewPred()
+		k.SetpS(ptx.GT, ahead, k.base, k.groupLimit)
+		k.If(ahead).BraUni(k.storeNext[siteGroup])
+		k.Note("the group's reads go past the chunks stored")
+	}
 	valid, tvalid, more := k.NewPred(), k.NewPred(), k.NewPred()
 	k.Add(p, k.base, k.lane)
 	k.SetpU(ptx.LE, valid, p, ptx.Imm(lastPos))
@@ -721,13 +735,17 @@ func (k *pageKernel) extend(length, mp, offset ptx.Reg) {
 	k.Shl(lane4, k.lane, ptx.Imm(2))
 	k.Mov(off, ptx.Imm(shortCap))
 	step, offLimit, ahead := k.NewLabel("extend"), k.NewReg32(), k.NewPred()
-	k.storeBack[siteExtend] = k.NewLabel("extend_stored")
-	k.Place(k.storeBack[siteExtend])
-	k.Sub(offLimit, k.extendLimit, mp)
+	if k.chunked {
+		k.storeBack[siteExtend] = k.NewLabel("extend_stored")
+		k.Place(k.storeBack[siteExtend])
+		k.Sub(offLimit, k.extendLimit, mp)
+	}
 	k.Place(step)
-	k.SetpS(ptx.GT, ahead, off, offLimit)
-	k.If(ahead).BraUni(k.storeNext[siteExtend])
-	k.Note("the step's reads go past the chunks stored")
+	if k.chunked {
+		k.SetpS(ptx.GT, ahead, off, offLimit)
+		k.If(ahead).BraUni(k.storeNext[siteExtend])
+		k.Note("the step's reads go past the chunks stored")
+	}
 	k.Add(i, off, lane4)
 	k.Add(a, mp, i)
 	k.pageWord(a, a)

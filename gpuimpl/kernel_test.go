@@ -41,13 +41,19 @@ func TestKernelDeterministic(t *testing.T) {
 func TestKernelInterface(t *testing.T) {
 	for _, sm := range Targets {
 		text := KernelPTX(sm)
-		want := fmt.Sprintf(".target sm_%d\n", sm) + ".address_size 64\n\n.visible .entry " + KernelName +
-			"(\n\t.param .u64 src,\n\t.param .u64 dst,\n\t.param .u64 meta,\n\t.param .u64 npages,\n\t.param .u64 hostDst\n)\n"
-		if !strings.Contains(text, want) {
-			t.Errorf("sm_%d: the text lacks the contract's header and entry:\n%s", sm, want)
+		header := fmt.Sprintf(".target sm_%d\n", sm) + ".address_size 64\n\n"
+		if !strings.Contains(text, header) {
+			t.Errorf("sm_%d: the text lacks the contract's header %q", sm, header)
 		}
-		if !strings.Contains(text, fmt.Sprintf(".shared .align 16 .b8 smem[%d];", SharedPerBlock)) {
-			t.Errorf("sm_%d: no 48 KiB static shared array", sm)
+		for _, name := range []string{KernelName, StreamKernelName} {
+			want := ".visible .entry " + name +
+				"(\n\t.param .u64 src,\n\t.param .u64 dst,\n\t.param .u64 meta,\n\t.param .u64 npages,\n\t.param .u64 hostDst\n)\n"
+			if !strings.Contains(text, want) {
+				t.Errorf("sm_%d: the text lacks the contract's entry:\n%s", sm, want)
+			}
+		}
+		if n := strings.Count(text, fmt.Sprintf(".shared .align 16 .b8 smem[%d];", SharedPerBlock)); n != 2 {
+			t.Errorf("sm_%d: %d static shared arrays of 48 KiB, want one per entry", sm, n)
 		}
 	}
 	if SharedPerBlock != 48*1024 || PagesPerBlock != 4 || OutSlot != 3072 || ThreadsPerBlock != 128 {
@@ -87,15 +93,17 @@ func assembleTargets(t *testing.T, text func(sm int) string, name string) []ptxa
 // Checks GPU-2 and GPU-6: the kernel assembles for every target within its
 // register, spill, stack and shared-memory budgets.
 func TestKernelResources(t *testing.T) {
-	for _, r := range assembleTargets(t, KernelPTX, KernelName) {
-		if r.Registers > maxRegisters {
-			t.Errorf("%s: %d registers, budget %d", r.Arch, r.Registers, maxRegisters)
-		}
-		if r.SpillStores != 0 || r.SpillLoads != 0 || r.StackFrame != 0 {
-			t.Errorf("%s: spills or stack: %+v", r.Arch, r)
-		}
-		if r.SharedBytes != SharedPerBlock {
-			t.Errorf("%s: %d bytes of shared memory, want %d", r.Arch, r.SharedBytes, SharedPerBlock)
+	for _, name := range []string{KernelName, StreamKernelName} {
+		for _, r := range assembleTargets(t, KernelPTX, name) {
+			if r.Registers > maxRegisters {
+				t.Errorf("%s %s: %d registers, budget %d", name, r.Arch, r.Registers, maxRegisters)
+			}
+			if r.SpillStores != 0 || r.SpillLoads != 0 || r.StackFrame != 0 {
+				t.Errorf("%s %s: spills or stack: %+v", name, r.Arch, r)
+			}
+			if r.SharedBytes != SharedPerBlock {
+				t.Errorf("%s %s: %d bytes of shared memory, want %d", name, r.Arch, r.SharedBytes, SharedPerBlock)
+			}
 		}
 	}
 }

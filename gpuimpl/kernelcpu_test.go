@@ -68,7 +68,11 @@ func kernelOnCPUToHost(t testing.TB, mod *ptxexec.Module, pages []*[PageSize]byt
 	if toHost {
 		hostSlots = slotsOf(mem.Bytes(hostDst))
 	}
-	if err := mod.Launch(KernelName, Blocks(n), ThreadsPerBlock, []uint64{src, dst, meta, uint64(n), hostDst}, mem); err != nil {
+	entry := KernelName
+	if toHost {
+		entry = StreamKernelName // as the engine launches them (RT-14)
+	}
+	if err := mod.Launch(entry, Blocks(n), ThreadsPerBlock, []uint64{src, dst, meta, uint64(n), hostDst}, mem); err != nil {
 		t.Fatalf("kernel on the executor: %v", err)
 	}
 	metas = make([]uint32, n)
@@ -377,7 +381,7 @@ func TestKernelWarpSyncsAreNeeded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// Both loads: the page at once, and chunk by chunk with hostDst.
+		// Both entries: the page kernel, and its stream variant with hostDst.
 		for _, toHost := range []bool{false, true} {
 			mem := ptxexec.NewMemory()
 			src, dst, meta := mem.Alloc(len(pages)*PageSize), mem.Alloc(len(pages)*OutSlot), mem.Alloc(4*len(pages))
@@ -388,7 +392,11 @@ func TestKernelWarpSyncsAreNeeded(t *testing.T) {
 			for j, p := range pages {
 				copy(mem.Bytes(src)[j*PageSize:], p[:])
 			}
-			err = mod.Launch(KernelName, 1, ThreadsPerBlock, []uint64{src, dst, meta, uint64(len(pages)), hostDst}, mem)
+			entry := KernelName
+			if toHost {
+				entry = StreamKernelName
+			}
+			err = mod.Launch(entry, 1, ThreadsPerBlock, []uint64{src, dst, meta, uint64(len(pages)), hostDst}, mem)
 			if errors.Is(err, ptxexec.ErrSharedRace) {
 				break
 			}
@@ -399,8 +407,8 @@ func TestKernelWarpSyncsAreNeeded(t *testing.T) {
 			t.Logf("without line %d: %v", i+1, err)
 		}
 	}
-	if syncs != 6 {
-		t.Errorf("the kernel has %d bar.warp.sync, the test expects 6", syncs)
+	if syncs != 11 {
+		t.Errorf("the kernel has %d bar.warp.sync, the test expects 11 (5 and 6)", syncs)
 	}
 }
 
