@@ -5,7 +5,7 @@
 # kernel alone and PageBuffer batches: old = 84b104f (every page loaded at
 # once), new = build/gpu.
 # Binaries of old: go test -c -tags cuda -ldflags="-s -w" into
-# build/ab/<v>. Usage: COMMIT=<c> run.sh; leaves $OUT/final8.tgz.
+# build/ab/<v>. Usage: COMMIT=<c> run.sh; leaves $OUT/final9.tgz.
 R=final9
 root=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$root"
