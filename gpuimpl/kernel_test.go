@@ -37,7 +37,8 @@ func TestKernelDeterministic(t *testing.T) {
 	}
 }
 
-// Checks GPU-1 and GPU-2: the entry point, its parameters and the target.
+// Checks GPU-1, GPU-2 and GPU-9: both entry points, their parameters and
+// the target.
 func TestKernelInterface(t *testing.T) {
 	for _, sm := range Targets {
 		text := KernelPTX(sm)
@@ -90,8 +91,8 @@ func assembleTargets(t *testing.T, text func(sm int) string, name string) []ptxa
 	return out
 }
 
-// Checks GPU-2 and GPU-6: the kernel assembles for every target within its
-// register, spill, stack and shared-memory budgets.
+// Checks GPU-2 and GPU-6: both entry points assemble for every target within
+// their register, spill, stack and shared-memory budgets.
 func TestKernelResources(t *testing.T) {
 	for _, name := range []string{KernelName, StreamKernelName} {
 		for _, r := range assembleTargets(t, KernelPTX, name) {

@@ -126,8 +126,10 @@ func conformancePage(i int, rng *rand.Rand) (string, *[PageSize]byte) {
 	return name, genPage(name, rng)
 }
 
-// Checks GPU-7, PARSE-8, EXEC-1, EXEC-8: the sm_90 kernel text, executed on
-// the CPU, gives reference.EncodePage's kind and bytes for every page kind.
+// Checks GPU-7, GPU-9, PARSE-8, EXEC-1, EXEC-8: the sm_90 kernel text,
+// executed on the CPU, gives reference.EncodePage's kind and bytes for every
+// page kind, from the page kernel and (every other launch) its stream
+// variant, whose every read of a chunk not yet stored would fail (EXEC-7).
 func TestKernelOnCPU(t *testing.T) {
 	n := kernelCPUDefaultPages
 	if testing.Short() {
@@ -358,10 +360,11 @@ func TestKernelOnCPUEveryTarget(t *testing.T) {
 	}
 }
 
-// Checks GPU-7 and EXEC-7: each bar.warp.sync of the kernel that orders
-// shared memory is needed: the text without it runs into a shared-memory
-// hazard between lanes that the executor reports (on the GPU it would be a
-// silent, timing-dependent race). The two of copyToHost (RT-14) order
+// Checks GPU-7, GPU-9 and EXEC-7: each bar.warp.sync of both entry points
+// that orders shared memory is needed: the text without it runs into a
+// shared-memory hazard between lanes that the executor reports (on the GPU
+// it would be a silent, timing-dependent race). The two of copyToHost in
+// each (RT-14) order
 // global memory, the block's byte stores before other lanes load them and
 // the moves before the meta word, which the executor does not check
 // (EXEC-7 covers shared memory): they are left in.
