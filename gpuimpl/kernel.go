@@ -154,9 +154,11 @@ func buildPageKernel(m *ptx.Module, name string, chunked bool) {
 	k.Add(k.table, k.table, tmp64)
 	k.Add(k.pg, k.table, ptx.Imm(tableBytes))
 
-	k.stored, k.site = k.NewReg32(), k.NewReg32()
-	k.groupLimit, k.extendLimit = k.NewReg32(), k.NewReg32()
-	k.storeNext = [2]ptx.Label{k.NewLabel("store_next"), k.NewLabel("store_next")}
+	if k.chunked {
+		k.stored, k.site = k.NewReg32(), k.NewReg32()
+		k.groupLimit, k.extendLimit = k.NewReg32(), k.NewReg32()
+		k.storeNext = [2]ptx.Label{k.NewLabel("store_next"), k.NewLabel("store_next")}
+	}
 	k.loadPage(src)
 	k.parse()
 
@@ -172,12 +174,13 @@ func buildPageKernel(m *ptx.Module, name string, chunked bool) {
 	}
 }
 
-// The page arrives in chunks of one 16-byte move per lane (GPU-7). A
-// chunk is stored into the warp's slice just before the parse reads it,
-// and the next ones are on their way meanwhile, held in chunksAhead sets
-// of registers (chunk c in set c%chunksAhead): when the page comes over
-// PCIe (RT-14), the warps' first chunks come first and the rest of each
-// page while its parse runs, not the whole page before it starts.
+// The stream variant's page arrives in chunks of one 16-byte move per lane
+// (GPU-9). A chunk is stored into the warp's slice just before the parse
+// reads it, and the next ones are on their way meanwhile, held in
+// chunksAhead sets of registers (chunk c in set c%chunksAhead): when the
+// page comes over PCIe (RT-14), the warps' first chunks come first and the
+// rest of each page while its parse runs, not the whole page before it
+// starts.
 const (
 	chunkBytes  = 32 * 16
 	pageChunks  = PageSize / chunkBytes
@@ -219,10 +222,10 @@ func (k *pageKernel) storeChunk(c int) {
 // 8-byte words with the first (PAGE-3). The page kernel loads the page at
 // once. The stream variant loads the first chunk alone, so that every warp
 // has its first chunk before the rest of any page crosses PCIe (RT-14,
-// GPU-9): where a word of it differs, the parse
-// starts with that chunk stored (k.stored) and storeNext stores the others
-// as the parse reaches them; where none does, the page may be same-filled
-// and the rest is loaded at once. A same-filled page is finished here.
+// GPU-9): where a word of it differs, the parse starts with that chunk
+// stored (k.stored) and storeNext stores the others as the parse reaches
+// them; where none does, the page may be same-filled and the rest is
+// loaded at once. A same-filled page is finished here.
 func (k *pageKernel) loadPage(src ptx.Reg) {
 	k.Comment("load the page: lane l moves bytes 16l to 16l+15 of each 512-byte chunk")
 	off := k.NewReg64()
@@ -282,28 +285,25 @@ func (k *pageKernel) loadPage(src ptx.Reg) {
 		anyDiffers()
 		k.If(differs).BraUni(parse)
 	}
-	same := k.NewLabel("same")
 	if !k.chunked {
 		rest(0, nil)
-		k.BraUni(same)
+	} else {
+		k.loadChunk(0)
+		k.clearTable(off)
+		firstWord(k.chunks[0])
+		compare(k.chunks[0])
+		k.storeChunk(0)
+		k.Note("set 0 now holds chunk 3's load")
+		k.setStored(chunkBytes)
+		anyDiffers()
+		k.If(differs).BraUni(parse)
+		k.Comment("the first chunk is same-filled: the rest decides, loaded at once")
+		have := make([]ptx.Vec4, chunksAhead+1)
+		for c := 1; c <= chunksAhead; c++ {
+			have[c] = k.chunks[c%chunksAhead]
+		}
+		rest(1, have)
 	}
-	k.loadChunk(0)
-	k.clearTable(off)
-	firstWord(k.chunks[0])
-	compare(k.chunks[0])
-	k.storeChunk(0)
-	k.Note("its set then holds the next chunk of its set")
-	k.setStored(chunkBytes)
-	anyDiffers()
-	k.If(differs).BraUni(parse)
-	k.Comment("the first chunk is same-filled: the rest decides, loaded at once")
-	have := make([]ptx.Vec4, chunksAhead+1)
-	for c := 1; c <= chunksAhead; c++ {
-		have[c] = k.chunks[c%chunksAhead]
-	}
-	rest(1, have)
-
-	k.Place(same)
 	k.Comment("same-filled: the payload is the first 8 bytes, in the host's slot if there is one")
 	slot := k.NewReg64()
 	k.Mov(slot, k.dstSlot)
@@ -365,10 +365,10 @@ func (k *pageKernel) emitStoreNext() {
 	k.BraUni(k.storeBack[siteExtend])
 }
 
-// clearTable fills the hash table with emptyEntry; off is 16·lane. It
-// also fills the page's last chunk, whose last 8 bytes the iteration of the
-// group before the first reads (and does not use) before the chunk is
-// there: each lane the bytes that it stores later.
+// clearTable fills the hash table with emptyEntry; off is 16·lane. In the
+// stream variant it also fills the page's last chunk, whose last 8 bytes
+// the iteration of the group before the first reads (and does not use)
+// before the chunk is there: each lane the bytes that it stores later.
 func (k *pageKernel) clearTable(off ptx.Reg) {
 	k.Comment("clear the hash table: 0xffff is an empty entry")
 	ones, lt := k.NewReg32(), k.NewReg64()
