@@ -434,23 +434,34 @@ func TestKernelOnCPUDatasets(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		mod, err := ptxexec.Load(KernelPTX(90))
-		if err != nil {
-			t.Fatal(err)
-		}
-		steps := make([]int64, len(set))
-		for i := range set {
-			before := mod.Steps()
-			metas, slots := kernelOnCPU(t, mod, []*[PageSize]byte{&set[i]})
-			steps[i] = mod.Steps() - before
-			if err := compareWithReference(&set[i], metas[0], slots[0]); err != nil {
-				t.Errorf("%s page %d: %v", name, i, err)
+		// The page kernel, then its stream variant (which the engine
+		// launches with hostDst).
+		for _, toHost := range []bool{false, true} {
+			mod, err := ptxexec.Load(KernelPTX(90))
+			if err != nil {
+				t.Fatal(err)
 			}
+			steps := make([]int64, len(set))
+			for i := range set {
+				before := mod.Steps()
+				metas, slots, hostSlots := kernelOnCPUToHost(t, mod, []*[PageSize]byte{&set[i]}, toHost)
+				steps[i] = mod.Steps() - before
+				if toHost {
+					slots = hostSlots
+				}
+				if err := compareWithReference(&set[i], metas[0], slots[0]); err != nil {
+					t.Errorf("%s page %d: %v", name, i, err)
+				}
+			}
+			entry := KernelName
+			if toHost {
+				entry = StreamKernelName
+			}
+			mean := float64(mod.Steps()) / float64(len(set))
+			slices.Sort(steps)
+			t.Logf("%-8s %d pages, %s: %.0f warp instructions per page, median %d, 99th percentile %d, most %d",
+				name, len(set), entry, mean, steps[len(steps)/2], steps[len(steps)*99/100], steps[len(steps)-1])
 		}
-		mean := float64(mod.Steps()) / float64(len(set))
-		slices.Sort(steps)
-		t.Logf("%-8s %d pages: %.0f warp instructions per page, median %d, 99th percentile %d, most %d",
-			name, len(set), mean, steps[len(steps)/2], steps[len(steps)*99/100], steps[len(steps)-1])
 	}
 }
 
