@@ -40,9 +40,28 @@ func kernelOnCPU(t testing.TB, mod *ptxexec.Module, pages []*[PageSize]byte) ([]
 }
 
 // kernelOnCPUToHost is kernelOnCPU with, if toHost, a hostDst buffer of
-// output slots, filled with canary like dst, which it returns as well.
+// output slots, filled with canary like dst, which it returns as well, and
+// the stream variant, as the engine launches them.
 func kernelOnCPUToHost(t testing.TB, mod *ptxexec.Module, pages []*[PageSize]byte, toHost bool) (metas []uint32, slots, hostSlots [][]byte) {
 	t.Helper()
+	metas, slots, hostSlots, err := launchOnCPU(mod, pages, toHost)
+	if err != nil {
+		t.Fatalf("kernel on the executor: %v", err)
+	}
+	return metas, slots, hostSlots
+}
+
+// entryFor is the entry point the engine launches: with hostDst (a direct
+// batch, RT-14) the stream variant.
+func entryFor(toHost bool) string {
+	if toHost {
+		return StreamKernelName
+	}
+	return KernelName
+}
+
+// launchOnCPU is kernelOnCPUToHost returning the executor's error.
+func launchOnCPU(mod *ptxexec.Module, pages []*[PageSize]byte, toHost bool) (metas []uint32, slots, hostSlots [][]byte, err error) {
 	n := len(pages)
 	mem := ptxexec.NewMemory()
 	src, dst, meta := mem.Alloc(n*PageSize), mem.Alloc(n*OutSlot), mem.Alloc(4*n)
@@ -68,19 +87,15 @@ func kernelOnCPUToHost(t testing.TB, mod *ptxexec.Module, pages []*[PageSize]byt
 	if toHost {
 		hostSlots = slotsOf(mem.Bytes(hostDst))
 	}
-	entry := KernelName
-	if toHost {
-		entry = StreamKernelName // as the engine launches them (RT-14)
-	}
-	if err := mod.Launch(entry, Blocks(n), ThreadsPerBlock, []uint64{src, dst, meta, uint64(n), hostDst}, mem); err != nil {
-		t.Fatalf("kernel on the executor: %v", err)
+	if err := mod.Launch(entryFor(toHost), Blocks(n), ThreadsPerBlock, []uint64{src, dst, meta, uint64(n), hostDst}, mem); err != nil {
+		return nil, nil, nil, err
 	}
 	metas = make([]uint32, n)
 	mb := mem.Bytes(meta)
 	for i := range n {
 		metas[i] = binary.LittleEndian.Uint32(mb[4*i:])
 	}
-	return metas, slots, hostSlots
+	return metas, slots, hostSlots, nil
 }
 
 // canary fills the output slots before a launch: the kernel writes nothing
@@ -364,10 +379,9 @@ func TestKernelOnCPUEveryTarget(t *testing.T) {
 // that orders shared memory is needed: the text without it runs into a
 // shared-memory hazard between lanes that the executor reports (on the GPU
 // it would be a silent, timing-dependent race). The two of copyToHost in
-// each (RT-14) order
-// global memory, the block's byte stores before other lanes load them and
-// the moves before the meta word, which the executor does not check
-// (EXEC-7 covers shared memory): they are left in.
+// each (RT-14) order global memory, the block's byte stores before other
+// lanes load them and the moves before the meta word, which the executor
+// does not check (EXEC-7 covers shared memory): they are left in.
 func TestKernelWarpSyncsAreNeeded(t *testing.T) {
 	text := KernelPTX(90)
 	rng := rand.New(rand.NewPCG(15, 16))
@@ -386,21 +400,7 @@ func TestKernelWarpSyncsAreNeeded(t *testing.T) {
 		}
 		// Both entries: the page kernel, and its stream variant with hostDst.
 		for _, toHost := range []bool{false, true} {
-			mem := ptxexec.NewMemory()
-			src, dst, meta := mem.Alloc(len(pages)*PageSize), mem.Alloc(len(pages)*OutSlot), mem.Alloc(4*len(pages))
-			hostDst := uint64(0)
-			if toHost {
-				hostDst = mem.Alloc(len(pages) * OutSlot)
-			}
-			for j, p := range pages {
-				copy(mem.Bytes(src)[j*PageSize:], p[:])
-			}
-			entry := KernelName
-			if toHost {
-				entry = StreamKernelName
-			}
-			err = mod.Launch(entry, 1, ThreadsPerBlock, []uint64{src, dst, meta, uint64(len(pages)), hostDst}, mem)
-			if errors.Is(err, ptxexec.ErrSharedRace) {
+			if _, _, _, err = launchOnCPU(mod, pages, toHost); errors.Is(err, ptxexec.ErrSharedRace) {
 				break
 			}
 		}
@@ -453,14 +453,10 @@ func TestKernelOnCPUDatasets(t *testing.T) {
 					t.Errorf("%s page %d: %v", name, i, err)
 				}
 			}
-			entry := KernelName
-			if toHost {
-				entry = StreamKernelName
-			}
 			mean := float64(mod.Steps()) / float64(len(set))
 			slices.Sort(steps)
 			t.Logf("%-8s %d pages, %s: %.0f warp instructions per page, median %d, 99th percentile %d, most %d",
-				name, len(set), entry, mean, steps[len(steps)/2], steps[len(steps)*99/100], steps[len(steps)-1])
+				name, len(set), entryFor(toHost), mean, steps[len(steps)/2], steps[len(steps)*99/100], steps[len(steps)-1])
 		}
 	}
 }
