@@ -259,13 +259,14 @@ func (k *pageKernel) loadPage(src ptx.Reg) {
 		k.Ballot(x, differs, ptx.FullMask)
 		k.SetpU(ptx.NE, differs, x, ptx.Imm(0))
 	}
-	// rest loads chunks from..7 at once (those whose registers are given
-	// in have are on their way), compares and stores them, and decides.
-	rest := func(from int, have []ptx.Vec4) {
+	// rest loads chunks from..7 at once, compares and stores them, and
+	// decides. In the stream variant chunks 1 to chunksAhead are on their
+	// way already.
+	rest := func(from int) {
 		v := make([]ptx.Vec4, pageChunks)
 		for c := from; c < pageChunks; c++ {
-			if c < len(have) && have[c][0] != (ptx.Reg{}) {
-				v[c] = have[c]
+			if k.chunked && c <= chunksAhead {
+				v[c] = k.chunks[c%chunksAhead]
 				continue
 			}
 			v[c] = ptx.Vec4{k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()}
@@ -286,7 +287,7 @@ func (k *pageKernel) loadPage(src ptx.Reg) {
 		k.If(differs).BraUni(parse)
 	}
 	if !k.chunked {
-		rest(0, nil)
+		rest(0)
 	} else {
 		k.loadChunk(0)
 		k.clearTable(off)
@@ -298,11 +299,7 @@ func (k *pageKernel) loadPage(src ptx.Reg) {
 		anyDiffers()
 		k.If(differs).BraUni(parse)
 		k.Comment("the first chunk is same-filled: the rest decides, loaded at once")
-		have := make([]ptx.Vec4, chunksAhead+1)
-		for c := 1; c <= chunksAhead; c++ {
-			have[c] = k.chunks[c%chunksAhead]
-		}
-		rest(1, have)
+		rest(1)
 	}
 	k.Comment("same-filled: the payload is the first 8 bytes, in the host's slot if there is one")
 	slot := k.NewReg64()
