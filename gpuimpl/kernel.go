@@ -79,7 +79,6 @@ type pageKernel struct {
 	dstSlot, metaAddr, table, pg ptx.Reg // 64-bit addresses
 	hostSlot                     ptx.Reg // the page's slot at hostDst, 0 without hostDst
 	toHost                       ptx.Reg // hostDst is set
-	lane0Device, lane0Host       ptx.Reg // lane 0 without hostDst, lane 0 with it
 	base, cursor, out            ptx.Reg // the parse state, the same in every lane
 	isLane0                      ptx.Reg
 	chunked                      bool // the stream variant: the page loaded chunk by chunk
@@ -149,11 +148,6 @@ func buildPageKernel(m *ptx.Module, name string, chunked bool) {
 	k.CvtaGlobal(k.hostSlot, k.hostSlot)
 	k.MulWide(tmp64, page, ptx.Imm(OutSlot))
 	k.Add(k.hostSlot, k.hostSlot, tmp64)
-	notHost := k.NewPred()
-	k.lane0Device, k.lane0Host = k.NewPred(), k.NewPred()
-	k.NotPred(notHost, k.toHost)
-	k.AndPred(k.lane0Device, k.isLane0, notHost)
-	k.AndPred(k.lane0Host, k.isLane0, k.toHost)
 	k.table, k.pg = k.NewReg64(), k.NewReg64()
 	k.Mov(k.table, smem)
 	k.MulWide(tmp64, warp, ptx.Imm(SharedPerWarp))
@@ -313,8 +307,10 @@ func (k *pageKernel) loadPage(src ptx.Reg) {
 	k.If(k.toHost).Mov(slot, k.hostSlot)
 	k.If(k.isLane0).St(ptx.Global, "u32", ptx.At(slot, 0), first0)
 	k.If(k.isLane0).St(ptx.Global, "u32", ptx.At(slot, 4), first1)
+	k.If(k.toHost).MembarSys()
+	k.Note("the payload before the meta word, for a host that reads them as they come (RT-14)")
 	k.Mov(x, ptx.Imm(kindSame<<MetaKindShift|8))
-	k.storeMeta(x)
+	k.If(k.isLane0).St(ptx.Global, "u32", ptx.At(k.metaAddr, 0), x)
 	k.Ret()
 	k.Place(parse)
 }
@@ -557,7 +553,7 @@ func (k *pageKernel) parse() {
 	k.sequence(lastLits, ptx.Reg{}, ptx.Reg{}, lastLit, false, func() {
 		k.copyToHost()
 		k.Or(code, k.out, ptx.Imm(kindLZ4<<MetaKindShift))
-		k.storeMeta(code)
+		k.If(k.isLane0).St(ptx.Global, "u32", ptx.At(k.metaAddr, 0), code)
 		k.Ret()
 	})
 
@@ -899,19 +895,10 @@ func (k *pageKernel) copyToHost() {
 	k.Add(j0, j0, ptx.Imm(512))
 	k.SetpU(ptx.LT, fits, j0, k.out)
 	k.If(fits).BraUni(step)
+	k.MembarSys()
 	k.WarpSync(ptx.FullMask)
-	k.Note("every lane's moves before lane 0's release of the meta word (storeMeta, RT-14)")
+	k.Note("every lane's moves before lane 0's meta word, for a host that reads them as they come (RT-14)")
 	k.Place(done)
-}
-
-// storeMeta has lane 0 store the page's meta word, code. With hostDst it
-// is a release store at system scope, after the payload and, through the
-// bar.warp.sync before it, the other lanes' moves: a host that reads the
-// word through the mapping as the kernel goes finds the payload complete
-// (GPU-1, RT-14).
-func (k *pageKernel) storeMeta(code ptx.Reg) {
-	k.If(k.lane0Device).St(ptx.Global, "u32", ptx.At(k.metaAddr, 0), code)
-	k.If(k.lane0Host).StReleaseSys(ptx.At(k.metaAddr, 0), code)
 }
 
 // pageAt sets addr to the shared address of byte pos of the page copy.

@@ -161,7 +161,6 @@ func init() {
 		"shfl.sync.idx.b32":         "r,R,R,R,m",
 		"bar.warp.sync":             "m",
 		"membar.sys":                "",
-		"st.release.sys.global.u32": "a,r",
 		"bra":                       "l",
 		"bra.uni":                   "l",
 		"ret":                       "",
@@ -397,14 +396,6 @@ func (k *Kernel) WarpSync(mask Operand) { k.Emit("bar.warp.sync", mask) }
 // MembarSys orders the thread's earlier memory writes before its later
 // ones for every observer, the host through a mapping included.
 func (k *Kernel) MembarSys() { k.Emit("membar.sys") }
-
-// StReleaseSys stores the low 32 bits of src to global memory with release
-// semantics at system scope: every observer that sees the store, the host
-// through a mapping included, sees the thread's earlier memory writes, and
-// those that a bar.warp.sync ordered before them, first.
-func (k *Kernel) StReleaseSys(addr Address, src Reg) {
-	k.Emit("st.release.sys.global.u32", addr, src)
-}
 
 // BarSync waits for every thread of the block at barrier id and orders
 // their shared and global memory accesses.

@@ -120,7 +120,6 @@ func formsKernel(sm int) *Module {
 	k.St(Shared, "u32", At(sh, 4), c)
 	k.WarpSync(FullMask)
 	k.MembarSys()
-	k.StReleaseSys(At(buf, 8), c)
 	k.BarSync(Imm(0))
 	gen := k.NewReg64()
 	k.CvtaShared(gen, smem)

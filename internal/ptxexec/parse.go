@@ -163,7 +163,6 @@ var formTable = map[string]formSpec{
 	"shfl.sync.idx.b32":         {op: opShflIdx, sig: "rRRRm"},
 	"bar.warp.sync":             {op: opWarpSync, sig: "m"},
 	"membar.sys":                {op: opMembar, sig: ""},
-	"st.release.sys.global.u32": {op: opSt, sig: "aX", space: spaceGlobal, width: 4},
 	"bar.sync":                  {op: opBarSync, sig: "R"},
 	"bra":                       {op: opBra, sig: "l"},
 	"bra.uni":                   {op: opBraUni, sig: "l"},

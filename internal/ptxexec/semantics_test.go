@@ -171,7 +171,6 @@ func TestFormsHaveSemanticTests(t *testing.T) {
 	}
 	tested["st.global.v4.u32"] = "TestGlobalVectorStore"
 	tested["membar.sys"] = "TestMembarSys"
-	tested["st.release.sys.global.u32"] = "TestMembarSys"
 	for _, form := range []string{"match.any.sync.b32", "vote.sync.ballot.b32", "shfl.sync.idx.b32", "bar.warp.sync"} {
 		tested[form] = "TestWarpForms"
 	}
