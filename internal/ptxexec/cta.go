@@ -664,10 +664,11 @@ func (w *warp) exec(in *inst, pc int32, mask, exec uint32) error {
 		t = w.out32(in.d, exec)
 		a := &w.r32[in.a]
 		for l := range t {
-			t[l] = 0xffffffff
+			v := uint32(0xffffffff)
 			if a[l] != 0 {
-				t[l] = uint32(bits.LeadingZeros32(a[l]))
+				v = uint32(bits.LeadingZeros32(a[l]))
 			}
+			t[l] = v // after the read: t may be a itself
 		}
 		w.commit32(in.d, exec)
 	case opBrev:

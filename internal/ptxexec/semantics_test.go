@@ -157,6 +157,37 @@ func TestSemantics(t *testing.T) {
 	}
 }
 
+// Checks EXEC-9 with the destination also the first source (d = op(d,
+// ...), which the kernels write): a lane reads its sources before it
+// writes its result.
+func TestSemanticsInPlace(t *testing.T) {
+	for _, st := range semTests {
+		var reg string
+		switch st.dst {
+		case 'r':
+			reg = "%r"
+		case 'd':
+			reg = "%rd"
+		default:
+			continue
+		}
+		line := strings.Replace(st.line, reg+"0, "+reg+"1", reg+"1, "+reg+"1", 1)
+		if line == st.line {
+			continue
+		}
+		w := runLanes(t, line, st.cases)
+		for l, cs := range st.cases {
+			got := uint64(w.r32[1][l])
+			if st.dst == 'd' {
+				got = w.r64[1][l]
+			}
+			if got != cs.want {
+				t.Errorf("%s with %#x: got %#x, want %#x", line, cs.in, got, cs.want)
+			}
+		}
+	}
+}
+
 // Checks EXEC-2: every form of ptx.Opcodes() is implemented and has a
 // semantic test (this file's table or one of the named tests).
 func TestFormsHaveSemanticTests(t *testing.T) {
