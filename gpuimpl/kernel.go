@@ -83,13 +83,13 @@ type pageKernel struct {
 	isLane0                      ptx.Reg
 	chunked                      bool // the stream variant: the page loaded chunk by chunk
 	// The page's loads (loadPage): this lane's first byte of the page and
-	// of its copy, the chunks on their way, the bytes stored so far, the
-	// largest base and mp+off whose reads they hold (setStored), and, by
+	// of its copy, the chunks on their way, the largest base and mp+off
+	// whose reads the chunks stored so far hold (setStored), and, by
 	// caller (siteGroup, siteExtend), where storeNext is entered and
 	// returns to.
 	lsrc, lpg               ptx.Reg
 	chunks                  [chunksAhead]ptx.Vec4
-	stored, site            ptx.Reg
+	site                    ptx.Reg
 	groupLimit, extendLimit ptx.Reg
 	storeNext               [2]ptx.Label
 	storeBack               [2]ptx.Label
@@ -155,7 +155,7 @@ func buildPageKernel(m *ptx.Module, name string, chunked bool) {
 	k.Add(k.pg, k.table, ptx.Imm(tableBytes))
 
 	if k.chunked {
-		k.stored, k.site = k.NewReg32(), k.NewReg32()
+		k.site = k.NewReg32()
 		k.groupLimit, k.extendLimit = k.NewReg32(), k.NewReg32()
 		k.storeNext = [2]ptx.Label{k.NewLabel("store_next"), k.NewLabel("store_next")}
 	}
@@ -223,7 +223,7 @@ func (k *pageKernel) storeChunk(c int) {
 // once. The stream variant loads the first chunk alone, so that every warp
 // has its first chunk before the rest of any page crosses PCIe (RT-14,
 // GPU-9): where a word of it differs, the parse starts with that chunk
-// stored (k.stored) and storeNext stores the others as the parse reaches
+// stored (setStored) and storeNext stores the others as the parse reaches
 // them; where none does, the page may be same-filled and the rest is
 // loaded at once. A same-filled page is finished here.
 func (k *pageKernel) loadPage(src ptx.Reg) {
@@ -315,11 +315,10 @@ func (k *pageKernel) loadPage(src ptx.Reg) {
 	k.Place(parse)
 }
 
-// setStored records that the page's first n bytes are stored, and the
+// setStored records that the page's first n bytes are stored as the
 // limits beyond which a group's base or an extension step's mp+off read
 // further (signed: base is -32 in the first iteration).
 func (k *pageKernel) setStored(n int) {
-	k.Mov(k.stored, ptx.Imm(n))
 	if n == PageSize {
 		k.Mov(k.groupLimit, ptx.Hex(math.MaxInt32))
 		k.Mov(k.extendLimit, ptx.Hex(math.MaxInt32))
@@ -329,8 +328,8 @@ func (k *pageKernel) setStored(n int) {
 	k.Mov(k.extendLimit, ptx.Imm(n-extendReach))
 }
 
-// emitStoreNext places storeNext: it stores the chunk at k.stored and
-// returns to the caller that entered it.
+// emitStoreNext places storeNext: it stores the chunk after those stored,
+// which groupLimit tells, and returns to the caller that entered it.
 func (k *pageKernel) emitStoreNext() {
 	at, done, common := make([]ptx.Label, pageChunks), k.NewLabel("stored"), k.NewLabel("store_chunk")
 	k.Place(k.storeNext[siteGroup])
@@ -343,7 +342,7 @@ func (k *pageKernel) emitStoreNext() {
 	q := k.NewPred()
 	for c := 1; c < pageChunks-1; c++ {
 		at[c] = k.NewLabel("chunk")
-		k.SetpU(ptx.EQ, q, k.stored, ptx.Imm(c*chunkBytes))
+		k.SetpS(ptx.EQ, q, k.groupLimit, ptx.Imm(c*chunkBytes-groupReach))
 		k.If(q).BraUni(at[c])
 	}
 	for c := pageChunks - 1; c >= 1; c-- {
