@@ -2,9 +2,9 @@
 # Device run of 2026-11-25 (afternoon): the suite (final2/final.sh) with the
 # stream variant picking its next chunk from groupLimit (build/gpu, make
 # gpu-binaries); then in turns, two rounds, PageBuffer batches (direct
-# batches, the stream variant): base = e969c7a (build/ab/base/lz4warp.test, go test -c -tags cuda
-# -ldflags="-s -w"), new = build/gpu. Usage: COMMIT=<c> run.sh; leaves
-# $OUT/fastseq.tgz.
+# batches, the stream variant): base = e969c7a (build/ab/base/lz4warp.test,
+# go test -c -tags cuda -ldflags="-s -w"), new = build/gpu. Usage: COMMIT=<c> run.sh; leaves
+# $OUT/nostored.tgz.
 R=nostored
 root=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$root"
