@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -181,8 +182,14 @@ type Engine struct {
 	stages []stageEvents // 2 per slot: chunk k uses stages[k mod len]
 	begin  *cudart.Event
 	end    *cudart.Event
-	inject Fault
-	closed bool
+	// The direct batches started and not yet waited for (RT-15), oldest
+	// first, and the begin and end events that each one holds, one pair
+	// per slot; nextSlot is the slot of the next direct batch's first chunk.
+	pending  []*Pending
+	pairs    []*eventPair
+	nextSlot int
+	inject   Fault
+	closed   bool
 	// onChunk, when set, gets each finished chunk's first page, length and
 	// stage events, which stay valid until the next batch; onHost the
 	// host's steps, each with its chunk and the time since run began.
@@ -305,6 +312,16 @@ func (e *Engine) allocate() error {
 	if e.end, err = ctx.NewEvent(); err != nil {
 		return err
 	}
+	e.pairs = make([]*eventPair, nslots)
+	for i := range e.pairs {
+		e.pairs[i] = &eventPair{}
+		if e.pairs[i].begin, err = ctx.NewEvent(); err != nil {
+			return err
+		}
+		if e.pairs[i].end, err = ctx.NewEvent(); err != nil {
+			return err
+		}
+	}
 	b := e.opts.BatchPages
 	for range nslots {
 		s := &slot{}
@@ -366,10 +383,16 @@ func (e *Engine) release() {
 		}
 		e.begin.Destroy()
 		e.end.Destroy()
+		for _, p := range e.pairs {
+			if p != nil {
+				p.begin.Destroy()
+				p.end.Destroy()
+			}
+		}
 		e.in.Destroy()
 		e.tail.Destroy()
 	}
-	e.slots, e.stages, e.in, e.tail, e.begin, e.end = nil, nil, nil, nil, nil, nil
+	e.slots, e.stages, e.in, e.tail, e.begin, e.end, e.pairs = nil, nil, nil, nil, nil, nil, nil
 }
 
 // InjectFault makes the next Compress call provoke f (RT-9).
@@ -388,13 +411,23 @@ func (e *Engine) Compress(pages [][PageSize]byte) ([]Output, Timings, error) {
 // returns outputs that point into h and are kept in it (RT-13): they stay
 // valid until h is used again.
 func (e *Engine) CompressHost(h *HostPages, n int) ([]Output, Timings, error) {
-	if h.owner != e || h.mem == nil {
-		return nil, Timings{}, errHostPages
-	}
-	if n < 0 || n > len(h.Pages) {
-		return nil, Timings{}, fmt.Errorf("gpuimpl: %d pages of a HostPages of %d", n, len(h.Pages))
+	if err := e.checkHost(h, n); err != nil {
+		return nil, Timings{}, err
 	}
 	return e.compress(h.Pages[:n], h)
+}
+
+// checkHost checks that a batch of n pages of h may start.
+func (e *Engine) checkHost(h *HostPages, n int) error {
+	switch {
+	case h.owner != e || h.mem == nil:
+		return errHostPages
+	case n < 0 || n > len(h.Pages):
+		return fmt.Errorf("gpuimpl: %d pages of a HostPages of %d", n, len(h.Pages))
+	case h.pending != nil:
+		return errors.New("gpuimpl: the HostPages has a batch that Wait has not taken")
+	}
+	return nil
 }
 
 func (e *Engine) compress(pages [][PageSize]byte, host *HostPages) ([]Output, Timings, error) {
@@ -410,6 +443,7 @@ func (e *Engine) compress(pages [][PageSize]byte, host *HostPages) ([]Output, Ti
 	if len(pages) == 0 {
 		return out, Timings{}, nil
 	}
+	e.makeRoom()
 	d := e.dev
 	d.mu.RLock()
 	var t Timings
@@ -425,16 +459,32 @@ func (e *Engine) compress(pages [][PageSize]byte, host *HostPages) ([]Output, Ti
 	if err == nil {
 		return out, t, nil
 	}
+	return nil, Timings{}, e.recover(gen, err)
+}
+
+// makeRoom takes the oldest started batches until a direct batch may
+// start: one event pair per batch on its way (RT-15).
+func (e *Engine) makeRoom() {
+	for len(e.pending) > 0 && len(e.pending) >= len(e.pairs) {
+		e.pending[0].take() // its error is its Wait's
+	}
+}
+
+// recover handles the error of a batch run in context generation gen: it
+// releases the ring and rebuilds the context (RT-4), and returns err
+// wrapped in ErrFault.
+func (e *Engine) recover(gen int, err error) error {
+	d := e.dev
 	d.mu.RLock()
 	e.release()
 	d.mu.RUnlock()
 	if rerr := d.rebuild(gen, err); rerr != nil {
 		if errors.Is(rerr, ErrDeviceLost) {
-			return nil, Timings{}, fmt.Errorf("%w: %w", ErrFault, rerr)
+			return fmt.Errorf("%w: %w", ErrFault, rerr)
 		}
-		return nil, Timings{}, fmt.Errorf("%w: %w (rebuilding the context failed: %v)", ErrFault, err, rerr)
+		return fmt.Errorf("%w: %w (rebuilding the context failed: %v)", ErrFault, err, rerr)
 	}
-	return nil, Timings{}, fmt.Errorf("%w: %w", ErrFault, err)
+	return fmt.Errorf("%w: %w", ErrFault, err)
 }
 
 // prepare makes sure the ring exists in the current context: after another
@@ -705,59 +755,105 @@ func (e *Engine) launchPages(st *cudart.Stream, f Fault, n int, src, dst, meta, 
 
 // runDirect compresses host.Pages[:len(pages)] with the page kernel
 // reading the pages and writing the payloads and meta words through
-// host's mapping (RT-14): chunks of at most BatchPages pages go to the
-// slots' streams in turn, all at once, with no copy and no other kernel,
-// and the host takes each page's output as soon as its meta word is there,
-// in page order, while later pages are still on the device. The kernel
-// writes a page's payload before its meta word, and no meta word is 0, so
-// a word that is not 0 is complete. A fault shows as the end event's error,
-// or as a page still without its word once the kernels are done.
+// host's mapping (RT-14): startDirect queues the batch and finishDirect
+// takes its outputs.
 func (e *Engine) runDirect(pages [][PageSize]byte, host *HostPages, out []Output, fault Fault) (Timings, error) {
-	var t Timings
 	trace := e.tracer()
+	pair, err := e.startDirect(pages, host, fault, trace)
+	if err != nil {
+		return Timings{}, err
+	}
+	defer pair.free()
+	return e.finishDirect(pages, host, out, pair, trace)
+}
+
+// eventPair marks a direct batch's span on the device: begin before its
+// first kernel, end after its last (on the tail stream). A pair belongs to
+// one batch from startDirect until its outputs are taken.
+type eventPair struct {
+	begin, end *cudart.Event
+	busy       bool
+}
+
+func (p *eventPair) free() { p.busy = false }
+
+// startDirect queues a direct batch: chunks of at most BatchPages pages go
+// to the slots' streams in turn, from nextSlot on, all at once, with no
+// copy and no other kernel, between the events of a free pair (the caller
+// makes sure one is free). The kernels of a batch started earlier in the
+// same slot run first; those in other slots overlap them (RT-15).
+func (e *Engine) startDirect(pages [][PageSize]byte, host *HostPages, fault Fault, trace func(string, int)) (*eventPair, error) {
+	var pair *eventPair
+	for _, p := range e.pairs {
+		if !p.busy {
+			pair = p
+			break
+		}
+	}
+	if pair == nil {
+		return nil, errors.New("gpuimpl: every event pair is in use") // unreachable: callers make room first
+	}
 	n := len(pages)
 	meta := host.meta[:4*n]
 	clear(meta)
 	at := func(b []byte) uint64 { return host.dev + offset(host.mem, b) }
-	if err := e.begin.Record(e.slots[0].stream); err != nil {
-		return t, err
+	first := e.nextSlot
+	if err := pair.begin.Record(e.slots[first].stream); err != nil {
+		return nil, err
 	}
 	last := make([]bool, len(e.slots)) // the slots that have a kernel
-	for lo, k := 0, 0; lo < n; k++ {
+	for lo, k := 0, first; lo < n; k++ {
 		cn := min(n-lo, e.opts.BatchPages)
-		s := e.slots[k%len(e.slots)]
+		i := k % len(e.slots)
+		s := e.slots[i]
 		err := e.launchPages(s.stream, fault, cn, at(pageBytes(pages[lo:lo+cn])), uint64(s.dDst),
 			at(meta[4*lo:]), at(host.slots[OutSlot*lo:]))
 		if err != nil {
-			return t, err
+			return nil, err
 		}
-		fault, last[k%len(e.slots)] = NoFault, true
-		trace("launched", k)
+		fault, last[i] = NoFault, true
+		trace("launched", k-first)
 		lo += cn
+		e.nextSlot = (k + 1) % len(e.slots)
 	}
-	// The end event follows every slot's last kernel: the slot's first
-	// stage events, which no chunk of this batch uses, mark them.
+	// The end event follows every slot's last kernel of the batch: the
+	// slot's first stage events, which no chunk of a direct batch uses,
+	// mark them (a wait takes the mark as it is when it is queued).
 	for i, s := range e.slots {
 		if !last[i] {
 			continue
 		}
 		ev := e.stages[i][evKernel]
 		if err := ev.Record(s.stream); err != nil {
-			return t, err
+			return nil, err
 		}
 		if err := e.tail.Wait(ev); err != nil {
-			return t, err
+			return nil, err
 		}
 	}
-	if err := e.end.Record(e.tail); err != nil {
-		return t, err
+	if err := pair.end.Record(e.tail); err != nil {
+		return nil, err
 	}
 	trace("end recorded", 0)
+	pair.busy = true
+	return pair, nil
+}
+
+// finishDirect takes the outputs of a batch that startDirect queued as
+// each page's meta word arrives, in page order, while later pages are
+// still on the device. The kernel writes a page's payload before its meta
+// word, and no meta word is 0, so a word that is not 0 is complete. A
+// fault shows as the end event's error, or as a page still without its
+// word once the kernels are done.
+func (e *Engine) finishDirect(pages [][PageSize]byte, host *HostPages, out []Output, pair *eventPair, trace func(string, int)) (Timings, error) {
+	var t Timings
+	n := len(pages)
+	meta := host.meta[:4*n]
 	words := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(meta))), n)
 	runs := 0
 	for i := 0; i < n; {
 		if atomic.LoadUint32(&words[i]) == 0 {
-			done, err := e.end.Done()
+			done, err := pair.end.Done()
 			if err != nil {
 				return t, err
 			}
@@ -780,13 +876,120 @@ func (e *Engine) runDirect(pages [][PageSize]byte, host *HostPages, out []Output
 		i, runs = j, runs+1
 	}
 	trace("assembled in runs", runs)
-	if err := e.end.Synchronize(); err != nil {
+	if err := pair.end.Synchronize(); err != nil {
 		return t, err
 	}
 	trace("end synchronized", n)
-	total, err := e.begin.Elapsed(e.end)
+	total, err := pair.begin.Elapsed(pair.end)
 	t.Kernel, t.Total = total, total
 	return t, err
+}
+
+// Pending is a direct batch that StartHost queued and whose outputs Wait
+// takes (RT-15), or a batch that StartHost ran at once.
+type Pending struct {
+	e     *Engine
+	host  *HostPages
+	pages [][PageSize]byte
+	pair  *eventPair // nil once the outputs are taken
+	gen   int
+	out   []Output
+	t     Timings
+	err   error
+}
+
+// StartHost starts compressing h.Pages[:n] like CompressHost and returns
+// without waiting for the device, so that the host can prepare or start
+// other batches while this one runs (RT-15). A direct batch (RT-14) is
+// queued; any other batch is compressed at once. Wait gives the outputs.
+// Until then h and its pages must not change, and h takes no other batch.
+// At most RingSlots batches are on their way: one more waits for the
+// oldest first.
+func (e *Engine) StartHost(h *HostPages, n int) (*Pending, error) {
+	if err := e.checkHost(h, n); err != nil {
+		return nil, err
+	}
+	p := &Pending{e: e, host: h, pages: h.Pages[:n]}
+	h.pending = p
+	if n == 0 || n > directPages || !e.opts.AsyncDMA || e.closed {
+		p.out, p.t, p.err = e.compress(p.pages, h)
+		return p, nil
+	}
+	e.makeRoom()
+	d := e.dev
+	d.mu.RLock()
+	err := e.prepare()
+	if err == nil {
+		err = h.register()
+	}
+	p.gen = d.gen
+	fault := e.inject
+	e.inject = NoFault
+	if err == nil && fault == FaultOutOfMemory {
+		_, err = d.ctx.Alloc(1 << 50)
+		if err == nil {
+			err = errors.New("gpuimpl: an allocation of 1 PiB succeeded")
+		}
+	}
+	if err == nil {
+		p.pair, err = e.startDirect(p.pages, h, fault, e.tracer())
+	}
+	d.mu.RUnlock()
+	if err != nil {
+		// The batches started before it end (or fail) before the ring goes.
+		for len(e.pending) > 0 {
+			e.pending[0].take()
+		}
+		p.err = e.recover(p.gen, err)
+		return p, nil
+	}
+	e.pending = append(e.pending, p)
+	return p, nil
+}
+
+// Wait returns the batch's outputs, which point into its HostPages, as
+// CompressHost does, and frees the HostPages for another batch. Later
+// calls return the same.
+func (p *Pending) Wait() ([]Output, Timings, error) {
+	err := p.take()
+	if p.host.pending == p {
+		p.host.pending = nil
+	}
+	if err != nil {
+		return nil, p.t, err
+	}
+	return p.out, p.t, nil
+}
+
+// take waits for the batch and takes its outputs, once; they stay in its
+// HostPages, which takes no other batch until Wait returns them.
+func (p *Pending) take() error {
+	e := p.e
+	if p.pair != nil {
+		d := e.dev
+		d.mu.RLock()
+		ran := false
+		if e.slots == nil || e.gen != p.gen || d.gen != p.gen {
+			// The context was rebuilt after another batch's fault:
+			// this batch's kernels went with it.
+			p.err = fmt.Errorf("%w: the context was rebuilt while the batch was on the device", ErrFault)
+		} else {
+			p.out, ran = p.host.out[:len(p.pages)], true
+			p.t, p.err = e.finishDirect(p.pages, p.host, p.out, p.pair, e.tracer())
+			p.pair.free()
+		}
+		d.mu.RUnlock()
+		p.pair = nil
+		e.pending = slices.DeleteFunc(e.pending, func(q *Pending) bool { return q == p })
+		if ran && p.err != nil {
+			// The batches after it end (or fail) before the ring goes.
+			for len(e.pending) > 0 {
+				e.pending[0].take()
+			}
+			p.out, p.err = nil, e.recover(p.gen, p.err)
+		}
+	}
+	return p.err
 }
 
 // copyOut reads the packed size of a chunk whose offsets kernel has
@@ -869,6 +1072,9 @@ func (e *Engine) trapKernel() (*cudart.Function, error) {
 func (e *Engine) Close() error {
 	if e.closed {
 		return nil
+	}
+	for len(e.pending) > 0 {
+		e.pending[0].take() // the kernels stop writing into its HostPages
 	}
 	e.closed = true
 	e.dev.mu.RLock()

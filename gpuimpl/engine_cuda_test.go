@@ -515,3 +515,118 @@ func TestConformance(t *testing.T) {
 		t.Fatalf("%d of %d pages differ from the reference", mismatches, checked)
 	}
 }
+
+// Checks RT-15: batches that StartHost starts, more than there are event
+// pairs, give the reference's bytes whatever order Wait takes them in,
+// beside a CompressHost call and a batch too large to go direct; a
+// HostPages with a batch on its way takes no other; a fault while
+// batches are on their way loses none of them; Close takes the batches
+// still on their way.
+func TestEngineStartHost(t *testing.T) {
+	defer func(v int) { directPages = v }(directPages)
+	directPages = 4000
+	e := openEngine(t, Options{BatchPages: 1000, RingSlots: 3, AsyncDMA: true})
+	sizes := []int{1000, 2500, 700, 1, 3000, 4500}
+	batches := make([][][PageSize]byte, len(sizes))
+	hosts := make([]*HostPages, len(sizes)+1)
+	for i, n := range sizes {
+		batches[i] = genBatch(uint64(40+i), 0, n)
+	}
+	for i := range hosts {
+		h, err := e.NewHostPages(5000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { h.Close() })
+		if i < len(sizes) {
+			copy(h.Pages, batches[i])
+		}
+		hosts[i] = h
+	}
+	check := func(label string, i int, p *Pending) {
+		t.Helper()
+		out, tm, err := p.Wait()
+		if err != nil {
+			t.Fatalf("%s: batch %d: %v", label, i, err)
+		}
+		if bad := checkBatch(t, fmt.Sprintf("%s-%d", label, i), batches[i], out); bad != 0 {
+			t.Fatalf("%s: batch %d: %d pages differ from the reference", label, i, bad)
+		}
+		if sizes[i] <= directPages && (tm.Kernel <= 0 || tm.Total != tm.Kernel) {
+			t.Errorf("%s: batch %d: timings %+v, want the kernels' span", label, i, tm)
+		}
+		again, _, err := p.Wait()
+		if err != nil || len(again) != len(out) || len(out) > 0 && &again[0] != &out[0] {
+			t.Errorf("%s: batch %d: a second Wait gave other outputs (%v)", label, i, err)
+		}
+	}
+	start := func(i int) *Pending {
+		t.Helper()
+		p, err := e.StartHost(hosts[i], sizes[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+
+	pending := make([]*Pending, len(sizes))
+	for i := range sizes {
+		pending[i] = start(i)
+	}
+	if _, err := e.StartHost(hosts[0], 10); err == nil {
+		t.Error("a HostPages with a batch on its way took another")
+	}
+	if _, _, err := e.CompressHost(hosts[1], 10); err == nil {
+		t.Error("CompressHost took a HostPages with a batch on its way")
+	}
+	copy(hosts[len(sizes)].Pages, batches[1])
+	out, _, err := e.CompressHost(hosts[len(sizes)], sizes[1])
+	if err != nil || checkBatch(t, "beside", batches[1], out) != 0 {
+		t.Fatalf("CompressHost beside the started batches: %v", err)
+	}
+	for i := len(sizes) - 1; i >= 0; i-- {
+		check("reverse", i, pending[i])
+	}
+
+	// A fault while two batches are on their way: they end first; the
+	// context is rebuilt; later batches run.
+	for _, f := range []Fault{FaultInvalidLaunch, FaultOutOfMemory} {
+		gen := e.dev.gen
+		a, b := start(0), start(2)
+		e.InjectFault(f)
+		if _, _, err := start(1).Wait(); !errors.Is(err, ErrFault) || e.dev.gen != gen+1 {
+			t.Fatalf("injected %v: %v, generation %d → %d", f, err, gen, e.dev.gen)
+		}
+		check(f.String(), 0, a)
+		check(f.String(), 2, b)
+		check(f.String()+"-after", 4, start(4))
+	}
+
+	// Close takes what is on its way; Wait then returns it.
+	closing := openEngine(t, Options{BatchPages: 500, RingSlots: 2, AsyncDMA: true})
+	var ps []*Pending
+	for i := range 3 {
+		h, err := closing.NewHostPages(sizes[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { h.Close() })
+		copy(h.Pages, batches[i])
+		p, err := closing.StartHost(h, sizes[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps = append(ps, p)
+		if i == 1 {
+			if err := h.Close(); err != nil { // takes its batch first
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := closing.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range ps {
+		check("closed", i, p)
+	}
+}

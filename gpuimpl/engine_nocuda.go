@@ -32,3 +32,12 @@ func (*Engine) CompressHost(*HostPages, int) ([]Output, Timings, error) {
 
 // Close releases nothing.
 func (*HostPages) Close() error { return nil }
+
+// Pending is a batch on its way; without CUDA support there is none.
+type Pending struct{}
+
+// StartHost is unreachable without CUDA support.
+func (*Engine) StartHost(*HostPages, int) (*Pending, error) { return nil, ErrNotAvailable }
+
+// Wait is unreachable without CUDA support.
+func (*Pending) Wait() ([]Output, Timings, error) { return nil, Timings{}, ErrNotAvailable }

@@ -20,9 +20,10 @@ type HostPages struct {
 	meta  []byte   // the kernel's meta words, 4 bytes per page
 	mem   []byte   // Pages, slots and meta, in one page-aligned piece
 	out   []Output // CompressHost's outputs, reused by every batch
-	owner *Engine
-	gen   int    // the context generation mem is registered in; -1 for none
-	dev   uint64 // the device address of mem[0] while registered
+	owner   *Engine
+	gen     int      // the context generation mem is registered in; -1 for none
+	dev     uint64   // the device address of mem[0] while registered
+	pending *Pending // the batch StartHost started, until Wait takes it
 }
 
 // hostBytes is the memory a HostPages of n pages needs.

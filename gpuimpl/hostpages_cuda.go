@@ -42,11 +42,15 @@ func (h *HostPages) register() error {
 	return nil
 }
 
-// Close unlocks the memory. The outputs of earlier batches still read it,
-// as Go memory; using h with an engine afterwards is an error.
+// Close unlocks the memory, after the batch that StartHost started, if
+// Wait has not taken it. The outputs of earlier batches still read it, as
+// Go memory; using h with an engine afterwards is an error.
 func (h *HostPages) Close() error {
 	if h.mem == nil {
 		return nil
+	}
+	if h.pending != nil {
+		h.pending.take() // the kernels stop writing into h
 	}
 	d := h.owner.dev
 	d.mu.RLock()

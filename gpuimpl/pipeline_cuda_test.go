@@ -126,3 +126,61 @@ func openHostPages(b *testing.B, opts Options, set []dataset.Page, size int) (*E
 }
 
 func us(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) }
+
+// BenchmarkStartHost times a stream of direct batches (RT-15) of one size
+// with up to inflight of them on their way: each batch starts on the next
+// of inflight HostPages once the batch before on it is taken. inflight=1
+// is a batch at a time, as CompressHost runs them.
+func BenchmarkStartHost(b *testing.B) {
+	for _, name := range []string{"mixed", "text", "binaries", "random", "zeros"} {
+		for _, size := range []int{1000, 3000, 10000} {
+			set, err := dataset.Load(name, size)
+			if err != nil {
+				b.Skip(err)
+			}
+			for _, inflight := range []int{1, 2, 4} {
+				b.Run(fmt.Sprintf("gpu/%s/%d/inflight=%d", name, size, inflight), func(b *testing.B) {
+					e, h := openHostPages(b, Options{BatchPages: 1000, RingSlots: 4, AsyncDMA: true}, set, size)
+					hosts := []*HostPages{h}
+					for len(hosts) < inflight {
+						h, err := e.NewHostPages(size)
+						if err != nil {
+							b.Fatal(err)
+						}
+						b.Cleanup(func() { h.Close() })
+						copy(h.Pages, hosts[0].Pages)
+						hosts = append(hosts, h)
+					}
+					started := make([]*Pending, inflight)
+					take := func(p *Pending) {
+						if p == nil {
+							return
+						}
+						if _, _, err := p.Wait(); err != nil {
+							b.Fatal(err)
+						}
+					}
+					for _, h := range hosts { // registers each, before the timed loop
+						if _, _, err := e.CompressHost(h, size); err != nil {
+							b.Fatal(err)
+						}
+					}
+					b.SetBytes(int64(size) * PageSize)
+					b.ResetTimer()
+					for i := range b.N {
+						k := i % inflight
+						take(started[k])
+						p, err := e.StartHost(hosts[k], size)
+						if err != nil {
+							b.Fatal(err)
+						}
+						started[k] = p
+					}
+					for _, p := range started {
+						take(p) // timed: every batch ends inside the loop's time
+					}
+				})
+			}
+		}
+	}
+}
