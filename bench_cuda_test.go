@@ -189,6 +189,68 @@ func BenchmarkEndToEnd(b *testing.B) {
 	}
 }
 
+// BenchmarkEndToEndAsync times a stream of batches of one size through
+// CompressBufferAsync (API-19) on the shared GPU Compressor, with k
+// page-locked buffers in turn (gpuasync<k>/<dataset>/<batch>): a buffer's
+// batch starts once the Wait of its batch before has returned, so up to k
+// batches are on their way. Every batch's Wait is inside the timed loop.
+func BenchmarkEndToEndAsync(b *testing.B) {
+	for _, k := range []int{2, 4} {
+		for _, name := range dataset.Names() {
+			for _, size := range batchSizes(b) {
+				b.Run(fmt.Sprintf("gpuasync%d/%s/%d", k, name, size), func(b *testing.B) {
+					if size < GPUMinBatch {
+						b.Skipf("SelectBackend gives %d pages to the CPU", size)
+					}
+					pages := tiledBatch(b, name, size)
+					c := gpuBenchCompressor(b)
+					bufs := make([]*PageBuffer, k)
+					for i := range bufs {
+						bufs[i] = gpuBenchBuffer(b, pages)
+						if _, err := c.CompressBuffer(bufs[i], size); err != nil { // registers it before the timed loop
+							b.Fatal(err)
+						}
+					}
+					started := make([]*PendingBatch, k)
+					var stored int
+					wait := func(p *PendingBatch) {
+						if p == nil {
+							return
+						}
+						res, err := p.Wait()
+						if err != nil {
+							b.Fatal(err)
+						}
+						if res.Backend != BackendGPU {
+							b.Fatalf("%d pages went to the %v backend", size, res.Backend)
+						}
+						stored = 0
+						for _, p := range res.Pages {
+							stored += len(p.Data)
+						}
+					}
+					b.SetBytes(int64(size) * PageSize)
+					b.ResetTimer()
+					for i := range b.N {
+						j := i % k
+						wait(started[j])
+						p, err := c.CompressBufferAsync(bufs[j], size)
+						if err != nil {
+							b.Fatal(err)
+						}
+						started[j] = p
+					}
+					for _, p := range started {
+						wait(p)
+					}
+					b.StopTimer()
+					b.ReportMetric(float64(size*PageSize)/float64(stored), "ratio")
+				})
+			}
+		}
+	}
+}
+
 // gpuBenchBuffer is a page-locked buffer of the shared GPU Compressor
 // holding pages, closed when the benchmark ends.
 func gpuBenchBuffer(b *testing.B, pages []Page) *PageBuffer {

@@ -2,6 +2,7 @@ package lz4warp
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/lz4warp/lz4warp/gpuimpl"
 )
@@ -14,9 +15,10 @@ import (
 // and every output out of it (API-18). A PageBuffer is used by one
 // goroutine at a time.
 type PageBuffer struct {
-	c     *Compressor
-	pages []Page
-	host  *gpuimpl.HostPages // nil when the memory is not page-locked
+	c       *Compressor
+	pages   []Page
+	host    *gpuimpl.HostPages // nil when the memory is not page-locked
+	pending *PendingBatch      // the batch CompressBufferAsync started, until its Wait
 }
 
 // NewPageBuffer returns a buffer of n pages for c.CompressBuffer. Its
@@ -49,8 +51,10 @@ func (b *PageBuffer) Pages() []Page { return b.pages }
 // Pinned reports whether the buffer's memory is page-locked for the GPU.
 func (b *PageBuffer) Pinned() bool { return b.host != nil }
 
-// Close unlocks the buffer's memory. Payloads that point into it stay
-// readable; the buffer cannot be compressed again.
+// Close unlocks the buffer's memory, after the GPU has finished a batch
+// that CompressBufferAsync started on it (its Wait still returns it).
+// Payloads that point into it stay readable; the buffer cannot be
+// compressed again.
 func (b *PageBuffer) Close() error {
 	b.c.mu.Lock()
 	defer b.c.mu.Unlock()
@@ -73,16 +77,87 @@ func (b *PageBuffer) Close() error {
 func (c *Compressor) CompressBuffer(buf *PageBuffer, n int) (*BatchResult, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.closed {
-		return nil, ErrClosed
-	}
-	switch {
-	case buf.c != c:
-		return nil, fmt.Errorf("%w: the buffer belongs to another Compressor", ErrBadBuffer)
-	case buf.pages == nil:
-		return nil, fmt.Errorf("%w: the buffer is closed", ErrBadBuffer)
-	case n < 0 || n > len(buf.pages):
-		return nil, fmt.Errorf("%w: %d pages of a buffer of %d", ErrBadBuffer, n, len(buf.pages))
+	if err := c.checkBuffer(buf, n); err != nil {
+		return nil, err
 	}
 	return c.compress(SelectBackend(n, c.gpu != nil), buf.pages[:n], buf.host)
+}
+
+// checkBuffer checks that a batch of buf's first n pages may start; c.mu
+// is held.
+func (c *Compressor) checkBuffer(buf *PageBuffer, n int) error {
+	switch {
+	case c.closed:
+		return ErrClosed
+	case buf.c != c:
+		return fmt.Errorf("%w: the buffer belongs to another Compressor", ErrBadBuffer)
+	case buf.pages == nil:
+		return fmt.Errorf("%w: the buffer is closed", ErrBadBuffer)
+	case n < 0 || n > len(buf.pages):
+		return fmt.Errorf("%w: %d pages of a buffer of %d", ErrBadBuffer, n, len(buf.pages))
+	case buf.pending != nil:
+		return fmt.Errorf("%w: the buffer has a batch that Wait has not returned", ErrBadBuffer)
+	}
+	return nil
+}
+
+// PendingBatch is a batch that CompressBufferAsync started (API-19).
+type PendingBatch struct {
+	c     *Compressor
+	buf   *PageBuffer
+	pages []Page
+	start time.Time
+	gpu   *gpuimpl.Pending // the GPU's batch until Wait takes it
+	res   *BatchResult
+	err   error
+}
+
+// CompressBufferAsync starts compressing buf.Pages()[:n] as CompressBuffer
+// would, and returns without waiting for the GPU, so that the caller can
+// fill and start other buffers while this batch runs: with a few batches
+// on their way the GPU stays busy between them (API-19, RT-15). Wait
+// returns the result, the same as CompressBuffer's. Until then the
+// buffer's pages must not change and the buffer takes no other batch. On
+// the CPU, or for a batch larger than the GPU takes at once, the batch is
+// compressed before CompressBufferAsync returns. At most RingBufferSlots
+// batches are on their way on the GPU: starting one more waits for the
+// oldest to end.
+func (c *Compressor) CompressBufferAsync(buf *PageBuffer, n int) (*PendingBatch, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.checkBuffer(buf, n); err != nil {
+		return nil, err
+	}
+	p := &PendingBatch{c: c, buf: buf, pages: buf.pages[:n], start: time.Now()}
+	buf.pending = p
+	if b := SelectBackend(n, c.gpu != nil); b == BackendGPU && buf.host != nil {
+		p.gpu, p.err = c.gpu.StartHost(buf.host, n)
+	} else {
+		p.res, p.err = c.compress(b, p.pages, buf.host)
+	}
+	if p.err != nil {
+		buf.pending = nil
+		return nil, p.err
+	}
+	return p, nil
+}
+
+// Wait returns the batch's result: the GPU's outputs, or the CPU's after
+// a GPU fault (API-15), with the statistics accounted for then, and a
+// TotalTime from CompressBufferAsync to the end of Wait. The buffer is
+// then free for another batch; its outputs live in it as CompressBuffer's
+// do. Later calls return the same result.
+func (p *PendingBatch) Wait() (*BatchResult, error) {
+	c := p.c
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if p.gpu != nil {
+		out, t, err := p.gpu.Wait()
+		p.gpu = nil
+		p.res, p.err = c.finish(BackendGPU, p.pages, out, t, err, p.start)
+	}
+	if p.buf.pending == p {
+		p.buf.pending = nil
+	}
+	return p.res, p.err
 }

@@ -80,3 +80,71 @@ func TestCompressedPageLayout(t *testing.T) {
 	out := []gpuimpl.Output{{Kind: 2, Data: []byte{1, 2}}, {Kind: 3, Data: []byte{3}}}
 	assert.Equal(t, []CompressedPage{{Kind: KindLZ4, Data: []byte{1, 2}}, {Kind: KindRaw, Data: []byte{3}}}, compressedPages(out))
 }
+
+// Checks API-19: batches started on several buffers give, whatever order
+// Wait takes them in, CompressBuffer's bytes with the backend
+// SelectBackend picks, accounted for once; a buffer with a batch on its way
+// takes no other; closing the buffer or the Compressor before Wait loses
+// nothing.
+func TestCompressBufferAsync(t *testing.T) {
+	base, names := apiTestPages(t)
+	pages := make([]Page, 2100) // a GPU batch and more, where there is a GPU
+	for i := range pages {
+		pages[i] = base[i%len(base)]
+	}
+	check := func(label string, n int, res *BatchResult) {
+		t.Helper()
+		require.Len(t, res.Pages, n, label)
+		for i := range n {
+			if !assert.Equal(t, referencePage(&pages[i]), res.Pages[i], "%s: page %d (%s)", label, i, names[i%len(base)]) {
+				return
+			}
+		}
+	}
+	c := newTestCompressor(t)
+	sizes := []int{len(pages), 3, 0, GPUMinBatch, len(pages) - 1}
+	bufs := make([]*PageBuffer, len(sizes))
+	started := make([]*PendingBatch, len(sizes))
+	for i, n := range sizes {
+		buf, err := c.NewPageBuffer(len(pages))
+		require.NoError(t, err)
+		t.Cleanup(func() { buf.Close() })
+		copy(buf.Pages(), pages)
+		bufs[i] = buf
+		started[i], err = c.CompressBufferAsync(buf, n)
+		require.NoError(t, err)
+	}
+	_, err := c.CompressBuffer(bufs[0], 1)
+	assert.ErrorIs(t, err, ErrBadBuffer, "CompressBuffer on a buffer with a batch on its way")
+	_, err = c.CompressBufferAsync(bufs[0], 1)
+	assert.ErrorIs(t, err, ErrBadBuffer, "CompressBufferAsync on a buffer with a batch on its way")
+	total := 0
+	for i := len(sizes) - 1; i >= 0; i-- {
+		n := sizes[i]
+		res, err := started[i].Wait()
+		require.NoError(t, err)
+		assert.Equal(t, SelectBackend(n, c.gpu != nil), res.Backend, "%d pages", n)
+		check("reverse order", n, res)
+		again, err := started[i].Wait()
+		require.NoError(t, err)
+		assert.Same(t, res, again, "a second Wait")
+		total += n
+	}
+	assert.Equal(t, uint64(total), c.Stats().PagesCompressed, "each batch accounted for once")
+
+	p, err := c.CompressBufferAsync(bufs[0], GPUMinBatch)
+	require.NoError(t, err, "the buffer is free after Wait")
+	require.NoError(t, bufs[0].Close())
+	res, err := p.Wait()
+	require.NoError(t, err)
+	check("buffer closed before Wait", GPUMinBatch, res)
+
+	p, err = c.CompressBufferAsync(bufs[1], len(pages))
+	require.NoError(t, err)
+	require.NoError(t, c.Close())
+	res, err = p.Wait()
+	require.NoError(t, err)
+	check("Compressor closed before Wait", len(pages), res)
+	_, err = c.CompressBufferAsync(bufs[2], 1)
+	assert.ErrorIs(t, err, ErrClosed)
+}

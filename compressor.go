@@ -111,16 +111,25 @@ func (c *Compressor) CompressBatchOn(b Backend, pages []Page) (*BatchResult, err
 // On the GPU, pages are host.Pages when host is not nil.
 func (c *Compressor) compress(b Backend, pages []Page, host *gpuimpl.HostPages) (*BatchResult, error) {
 	start := time.Now()
-	res := &BatchResult{Backend: b}
-	if res.Backend == BackendGPU {
-		var out []gpuimpl.Output
-		var t gpuimpl.Timings
-		var err error
+	var out []gpuimpl.Output
+	var t gpuimpl.Timings
+	var err error
+	if b == BackendGPU {
 		if host != nil {
 			out, t, err = c.gpu.CompressHost(host, len(pages))
 		} else {
 			out, t, err = c.gpu.Compress(pages)
 		}
+	}
+	return c.finish(b, pages, out, t, err, start)
+}
+
+// finish makes the result of a batch that began at start on backend b:
+// on the GPU its outputs, or, after a fault, the CPU's (API-15); on a CPU
+// backend it compresses the pages. It accounts for the batch; c.mu is held.
+func (c *Compressor) finish(b Backend, pages []Page, out []gpuimpl.Output, t gpuimpl.Timings, err error, start time.Time) (*BatchResult, error) {
+	res := &BatchResult{Backend: b}
+	if res.Backend == BackendGPU {
 		if err == nil {
 			res.Pages = compressedPages(out)
 			res.H2DTime, res.KernelTime, res.D2HTime = t.H2D, t.Kernel, t.D2H
@@ -128,7 +137,7 @@ func (c *Compressor) compress(b Backend, pages []Page, host *gpuimpl.HostPages) 
 		} else if errors.Is(err, gpuimpl.ErrFault) {
 			c.stats.GPUFallbacks++
 			res.Backend = BackendSIMD
-			if errors.Is(err, gpuimpl.ErrDeviceLost) {
+			if errors.Is(err, gpuimpl.ErrDeviceLost) && c.gpu != nil {
 				// A sticky fault leaves the device unusable for the
 				// rest of the process: later batches go to the CPU.
 				c.gpu.Close()

@@ -246,3 +246,51 @@ func ExampleCompressor_CompressBuffer() {
 	// Output:
 	// 4096 pages, true stored in under a tenth
 }
+
+// Batches started on a few buffers in turn keep the GPU busy between them:
+// each buffer is filled again once its batch's Wait has returned (and its
+// payloads, which live in the buffer, have been used).
+func ExampleCompressor_CompressBufferAsync() {
+	c, err := lz4warp.NewCompressor(lz4warp.DefaultConfig())
+	if err != nil {
+		panic(err)
+	}
+	defer c.Close()
+	const batches, pagesPerBatch = 8, 1000
+	bufs := make([]*lz4warp.PageBuffer, 2)
+	started := make([]*lz4warp.PendingBatch, len(bufs))
+	for i := range bufs {
+		if bufs[i], err = c.NewPageBuffer(pagesPerBatch); err != nil {
+			panic(err)
+		}
+		defer bufs[i].Close()
+	}
+	stored := 0
+	wait := func(p *lz4warp.PendingBatch) {
+		res, err := p.Wait()
+		if err != nil {
+			panic(err)
+		}
+		for _, page := range res.Pages {
+			stored += len(page.Data)
+		}
+	}
+	for b := range batches {
+		k := b % len(bufs)
+		if started[k] != nil {
+			wait(started[k]) // the buffer is free again
+		}
+		for i := range bufs[k].Pages() {
+			copy(bufs[k].Pages()[i][:], fmt.Sprintf("batch %d, page %d", b, i))
+		}
+		if started[k], err = c.CompressBufferAsync(bufs[k], pagesPerBatch); err != nil {
+			panic(err)
+		}
+	}
+	for _, p := range started {
+		wait(p)
+	}
+	fmt.Println(c.Stats().PagesCompressed, "pages,", stored < batches*pagesPerBatch*lz4warp.PageSize/10, "stored in under a tenth")
+	// Output:
+	// 8000 pages, true stored in under a tenth
+}
