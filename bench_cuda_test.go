@@ -193,9 +193,10 @@ func BenchmarkEndToEnd(b *testing.B) {
 // CompressBufferAsync (API-19) on the shared GPU Compressor, with k
 // page-locked buffers in turn (gpuasync<k>/<dataset>/<batch>): a buffer's
 // batch starts once the Wait of its batch before has returned, so up to k
-// batches are on their way. Every batch's Wait is inside the timed loop.
+// batches are on their way, or RingBufferSlots (LZ4WARP_BENCH_SLOTS) where
+// that is fewer. Every batch's Wait is inside the timed loop.
 func BenchmarkEndToEndAsync(b *testing.B) {
-	for _, k := range []int{2, 4} {
+	for _, k := range []int{2, 4, 8} {
 		for _, name := range dataset.Names() {
 			for _, size := range batchSizes(b) {
 				b.Run(fmt.Sprintf("gpuasync%d/%s/%d", k, name, size), func(b *testing.B) {
