@@ -72,3 +72,10 @@ Feature: Round trip and page kinds
     Then both compressions give the same bytes
     When the same pages are compressed again
     Then both compressions give the same bytes
+
+  @API-19 @API-16
+  Scenario: Parts started without waiting on buffers used in turn give the reference codec's bytes
+    Given a mixed batch of 3000 pages
+    When the batch is compressed in parts of 1000 pages through 2 page buffers in turn, each part started without waiting
+    Then every page's kind and payload are those of reference.EncodePage
+    And the batch decompresses to the original pages

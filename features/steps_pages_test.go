@@ -38,6 +38,7 @@ func (w *world) registerPageSteps(sc *godog.ScenarioContext) {
 	sc.Step(`^the batch is compressed$`, w.compress)
 	sc.Step(`^it compresses a batch of (\d+) ([\w-]+) pages?$`, w.compressBatchOf)
 	sc.Step(`^it decompresses the last batch$`, w.decompressLast)
+	sc.Step(`^the batch is compressed in parts of (\d+) pages through (\d+) page buffers in turn, each part started without waiting$`, w.compressAsync)
 	sc.Step(`^the batch was compressed by (scalar|simd|gpu)$`, w.compressedBy)
 	sc.Step(`^page (\d+) is stored as (same|lz4|raw) with a payload of (less than )?(\d+) bytes$`, w.pageStoredAs)
 	sc.Step(`^every same-filled payload is its page's first 8 bytes and every raw payload is its page$`, w.samePayloadsAndRawPayloads)
@@ -236,6 +237,65 @@ func (w *world) compress() error {
 	w.result = res
 	w.batchTimes = append(w.batchTimes, res.TotalTime)
 	w.lastBatch = res.Pages
+	return nil
+}
+
+// compressAsync compresses w.pages part by part through buffers used in
+// turn with CompressBufferAsync (API-19), a buffer's next part started once
+// its last part's Wait has returned and its payloads are copied out, and
+// keeps the parts' results, in order, as one batch's.
+func (w *world) compressAsync(part, buffers int) error {
+	if w.comp == nil {
+		return errors.New("no compressor")
+	}
+	bufs := make([]*lz4warp.PageBuffer, buffers)
+	for i := range bufs {
+		b, err := w.comp.NewPageBuffer(part)
+		if err != nil {
+			return err
+		}
+		defer b.Close()
+		bufs[i] = b
+	}
+	res := &lz4warp.BatchResult{}
+	started := make([]*lz4warp.PendingBatch, buffers)
+	take := func(p *lz4warp.PendingBatch) error {
+		if p == nil {
+			return nil
+		}
+		r, err := p.Wait()
+		if err != nil {
+			return err
+		}
+		res.Backend = r.Backend
+		for _, c := range r.Pages { // the payloads live in the buffer: copied before its next part
+			res.Pages = append(res.Pages, lz4warp.CompressedPage{Kind: c.Kind, Data: append([]byte(nil), c.Data...)})
+		}
+		return nil
+	}
+	for k, lo := 0, 0; lo < len(w.pages); k, lo = k+1, lo+part {
+		b := bufs[k%buffers]
+		if err := take(started[k%buffers]); err != nil {
+			return err
+		}
+		n := copy(b.Pages(), w.pages[lo:min(lo+part, len(w.pages))])
+		p, err := w.comp.CompressBufferAsync(b, n)
+		if err != nil {
+			return fmt.Errorf("CompressBufferAsync(%d pages): %w", n, err)
+		}
+		started[k%buffers] = p
+	}
+	// The parts still on their way, oldest first.
+	first := (len(w.pages) + part - 1) / part
+	for k := range buffers {
+		if err := take(started[(first+k)%buffers]); err != nil {
+			return err
+		}
+	}
+	if len(res.Pages) != len(w.pages) {
+		return fmt.Errorf("%d pages came back for %d", len(res.Pages), len(w.pages))
+	}
+	w.result, w.lastBatch = res, res.Pages
 	return nil
 }
 

@@ -15,14 +15,15 @@ func offset(mem, sub []byte) uint64 {
 // (RT-13). A HostPages is not safe for concurrent use.
 type HostPages struct {
 	// Pages are the batch's pages, for the caller to fill.
-	Pages   [][PageSize]byte
-	slots   []byte   // the packed payloads (GPU-8), at most OutSlot bytes per page
-	meta    []byte   // the kernel's meta words, 4 bytes per page
-	mem     []byte   // Pages, slots and meta, in one page-aligned piece
-	out     []Output // CompressHost's outputs, reused by every batch
-	owner   *Engine
-	gen     int      // the context generation mem is registered in; -1 for none
-	dev     uint64   // the device address of mem[0] while registered
+	Pages [][PageSize]byte
+	slots []byte   // the packed payloads (GPU-8), at most OutSlot bytes per page
+	meta  []byte   // the kernel's meta words, 4 bytes per page
+	mem   []byte   // Pages, slots and meta, in one page-aligned piece
+	out   []Output // CompressHost's outputs, reused by every batch
+	owner *Engine
+	gen   int    // the context generation mem is registered in; -1 for none
+	dev   uint64 // the device address of mem[0] while registered
+	//lint:ignore U1000 the cuda build's StartHost and Wait use it
 	pending *Pending // the batch StartHost started, until Wait takes it
 }
 
