@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -194,9 +195,10 @@ func BenchmarkEndToEnd(b *testing.B) {
 // page-locked buffers in turn (gpuasync<k>/<dataset>/<batch>): a buffer's
 // batch starts once the Wait of its batch before has returned, so up to k
 // batches are on their way, or RingBufferSlots (LZ4WARP_BENCH_SLOTS) where
-// that is fewer. Every batch's Wait is inside the timed loop.
+// that is fewer; LZ4WARP_BENCH_INFLIGHT lists the k (default 2,4,8). Every
+// batch's Wait is inside the timed loop.
 func BenchmarkEndToEndAsync(b *testing.B) {
-	for _, k := range []int{2, 4, 8} {
+	for _, k := range benchInflight(b) {
 		for _, name := range dataset.Names() {
 			for _, size := range batchSizes(b) {
 				b.Run(fmt.Sprintf("gpuasync%d/%s/%d", k, name, size), func(b *testing.B) {
@@ -250,6 +252,24 @@ func BenchmarkEndToEndAsync(b *testing.B) {
 			}
 		}
 	}
+}
+
+// benchInflight is LZ4WARP_BENCH_INFLIGHT's list of positive integers, or
+// 2, 4 and 8.
+func benchInflight(b *testing.B) []int {
+	v := os.Getenv("LZ4WARP_BENCH_INFLIGHT")
+	if v == "" {
+		return []int{2, 4, 8}
+	}
+	var ks []int
+	for _, f := range strings.Split(v, ",") {
+		k, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || k < 1 {
+			b.Fatalf("LZ4WARP_BENCH_INFLIGHT: bad count %q", f)
+		}
+		ks = append(ks, k)
+	}
+	return ks
 }
 
 // gpuBenchBuffer is a page-locked buffer of the shared GPU Compressor
