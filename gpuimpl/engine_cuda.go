@@ -395,6 +395,20 @@ func (e *Engine) release() {
 	e.slots, e.stages, e.in, e.tail, e.begin, e.end, e.pairs = nil, nil, nil, nil, nil, nil, nil
 }
 
+// takeFault takes the fault injected for the next batch: out of memory is
+// provoked here, the others at the batch's launch (launchPages).
+func (e *Engine) takeFault() (Fault, error) {
+	fault := e.inject
+	e.inject = NoFault
+	if fault != FaultOutOfMemory {
+		return fault, nil
+	}
+	if _, err := e.dev.ctx.Alloc(1 << 50); err != nil {
+		return fault, err
+	}
+	return fault, errors.New("gpuimpl: an allocation of 1 PiB succeeded")
+}
+
 // InjectFault makes the next Compress call provoke f (RT-9).
 func (e *Engine) InjectFault(f Fault) { e.inject = f }
 
@@ -470,6 +484,13 @@ func (e *Engine) makeRoom() {
 	}
 }
 
+// drain takes every batch on its way; their errors are their Waits'.
+func (e *Engine) drain() {
+	for len(e.pending) > 0 {
+		e.pending[0].take()
+	}
+}
+
 // recover handles the error of a batch run in context generation gen: it
 // releases the ring and rebuilds the context (RT-4), and returns err
 // wrapped in ErrFault.
@@ -520,13 +541,9 @@ func (e *Engine) prepare() error {
 // runs each chunk's stages in order, the next chunk after it.
 func (e *Engine) run(pages [][PageSize]byte, host *HostPages, out []Output) (Timings, error) {
 	var t Timings
-	fault := e.inject
-	e.inject = NoFault
-	if fault == FaultOutOfMemory {
-		if _, err := e.dev.ctx.Alloc(1 << 50); err != nil {
-			return t, err
-		}
-		return t, errors.New("gpuimpl: an allocation of 1 PiB succeeded")
+	fault, err := e.takeFault()
+	if err != nil {
+		return t, err
 	}
 	if host != nil && len(pages) <= directPages && e.opts.AsyncDMA {
 		return e.runDirect(pages, host, out, fault)
@@ -923,23 +940,16 @@ func (e *Engine) StartHost(h *HostPages, n int) (*Pending, error) {
 		err = h.register()
 	}
 	p.gen = d.gen
-	fault := e.inject
-	e.inject = NoFault
-	if err == nil && fault == FaultOutOfMemory {
-		_, err = d.ctx.Alloc(1 << 50)
-		if err == nil {
-			err = errors.New("gpuimpl: an allocation of 1 PiB succeeded")
-		}
+	var fault Fault
+	if err == nil {
+		fault, err = e.takeFault()
 	}
 	if err == nil {
 		p.pair, err = e.startDirect(p.pages, h, fault, e.tracer())
 	}
 	d.mu.RUnlock()
 	if err != nil {
-		// The batches started before it end (or fail) before the ring goes.
-		for len(e.pending) > 0 {
-			e.pending[0].take()
-		}
+		e.drain() // the batches started before it end before the ring goes
 		p.err = e.recover(p.gen, err)
 		return p, nil
 	}
@@ -982,10 +992,7 @@ func (p *Pending) take() error {
 		p.pair = nil
 		e.pending = slices.DeleteFunc(e.pending, func(q *Pending) bool { return q == p })
 		if ran && p.err != nil {
-			// The batches after it end (or fail) before the ring goes.
-			for len(e.pending) > 0 {
-				e.pending[0].take()
-			}
+			e.drain() // the batches after it end before the ring goes
 			p.out, p.err = nil, e.recover(p.gen, p.err)
 		}
 	}
@@ -1073,9 +1080,7 @@ func (e *Engine) Close() error {
 	if e.closed {
 		return nil
 	}
-	for len(e.pending) > 0 {
-		e.pending[0].take() // the kernels stop writing into its HostPages
-	}
+	e.drain() // no kernel writes into a HostPages after Close
 	e.closed = true
 	e.dev.mu.RLock()
 	e.release()
