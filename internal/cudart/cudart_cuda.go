@@ -378,18 +378,32 @@ func (c *Context) Free(p DevicePtr) error {
 	return c.Do(func() error { return check("cuMemFree", cu.MemFree(cu.DevicePtr(p))) })
 }
 
-// Memset sets n bytes at p to b, synchronously.
+// Memset sets n bytes at p to b, synchronously: cuMemsetD8 may return
+// before the device has set them, and work in a non-blocking stream (every
+// Stream here) does not wait for it, so Memset waits for the context.
 func (c *Context) Memset(p DevicePtr, b byte, n int) error {
-	return c.Do(func() error { return check("cuMemsetD8", cu.MemsetD8(cu.DevicePtr(p), b, int64(n))) })
+	return c.Do(func() error {
+		if err := check("cuMemsetD8", cu.MemsetD8(cu.DevicePtr(p), b, int64(n))); err != nil {
+			return err
+		}
+		return check("cuCtxSynchronize", cu.Synchronize())
+	})
 }
 
-// CopyHtoD copies src to the device, synchronously.
+// CopyHtoD copies src to the device, synchronously: from pageable memory
+// cuMemcpyHtoD returns once src is staged, possibly before the bytes reach
+// the device, and work in a non-blocking stream does not wait for them (a
+// kernel's output could be overwritten by the copy's tail), so CopyHtoD
+// waits for the context.
 func (c *Context) CopyHtoD(dst DevicePtr, src []byte) error {
 	if len(src) == 0 {
 		return nil
 	}
 	return c.Do(func() error {
-		return check("cuMemcpyHtoD", cu.MemcpyHtoD(cu.DevicePtr(dst), unsafe.Pointer(&src[0]), int64(len(src))))
+		if err := check("cuMemcpyHtoD", cu.MemcpyHtoD(cu.DevicePtr(dst), unsafe.Pointer(&src[0]), int64(len(src)))); err != nil {
+			return err
+		}
+		return check("cuCtxSynchronize", cu.Synchronize())
 	})
 }
 
