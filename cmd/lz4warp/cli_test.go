@@ -474,7 +474,7 @@ func TestDemo(t *testing.T) {
 	r := ok(t, t.TempDir(), nil, "demo", "-pages", "24", "-batch", "10")
 	out := string(r.stdout)
 	for _, want := range []string{"coredump", "binaries", "backend auto:", "backend scalar:", "backend simd:",
-		"backend auto+buffer:", "CompressBuffer calls",
+		"backend auto+buffer:", "CompressBuffer calls", "backend auto+async:", "CompressBufferAsync calls",
 		"round trip verified byte for byte; same bytes as auto: true", "all round trips verified"} {
 		if !strings.Contains(out, want) {
 			t.Fatalf("demo output lacks %q:\n%s", want, out)
