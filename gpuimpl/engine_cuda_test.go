@@ -441,6 +441,52 @@ func TestEngineStickyFaults(t *testing.T) {
 				}
 			})
 		}
+		// RT-15: the fault in a batch started while another is on its
+		// way: the other gives the reference's bytes or ErrFault, never
+		// other bytes, and the device is lost for both and all after.
+		t.Run(c.f.String()+"-started", func(t *testing.T) {
+			if !inChild(t) {
+				return
+			}
+			e := openEngine(t, Options{BatchPages: 500, RingSlots: 3, AsyncDMA: true})
+			pages := genBatch(13, 0, 1600)
+			var hs [2]*HostPages
+			for i := range hs {
+				h, err := e.NewHostPages(len(pages))
+				if err != nil {
+					t.Fatal(err)
+				}
+				copy(h.Pages, pages)
+				hs[i] = h
+			}
+			start := func(h *HostPages) *Pending {
+				p, err := e.StartHost(h, len(pages))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return p
+			}
+			if _, _, err := start(hs[0]).Wait(); err != nil {
+				t.Fatal(err)
+			}
+			before := start(hs[0])
+			e.InjectFault(c.f)
+			_, _, err := start(hs[1]).Wait()
+			checkFault(t, c.f, err, c.code)
+			if !errors.Is(err, ErrDeviceLost) {
+				t.Fatalf("%v: %v, want ErrDeviceLost", c.f, err)
+			}
+			if out, _, err := before.Wait(); err == nil {
+				if bad := checkBatch(t, "before the fault", pages, out); bad != 0 {
+					t.Fatalf("the batch started before the fault: %d pages differ", bad)
+				}
+			} else if !errors.Is(err, ErrFault) {
+				t.Fatalf("the batch started before the fault: %v, want its outputs or ErrFault", err)
+			}
+			if _, _, err := start(hs[0]).Wait(); !errors.Is(err, ErrFault) || !errors.Is(err, ErrDeviceLost) {
+				t.Fatalf("a batch started after a sticky fault: %v", err)
+			}
+		})
 	}
 }
 
