@@ -129,9 +129,8 @@ type demoResult struct {
 	call             string // the API call that compressed the batches
 	pages            []lz4warp.CompressedPage
 	ran              map[lz4warp.Backend]int
-	compress         time.Duration // sum of BatchResult.TotalTime, or the wall time of overlapping batches
-	wall             bool          // compress is the wall time
-	hostCopies       time.Duration // with wall: the time spent writing pages into buffers and copying payloads out
+	compress         time.Duration // sum of BatchResult.TotalTime, or for asyncBackend the wall time of overlapping batches
+	hostCopies       time.Duration // asyncBackend: the time spent writing pages into buffers and copying payloads out
 	decompress       time.Duration // wall time of DecompressBatch
 	h2d, kernel, d2h time.Duration
 	pcieOK, calls    int
@@ -194,13 +193,14 @@ func demoRun(backend string, pages, restored []lz4warp.Page, batch int) (*demoRe
 		if err := demoAsync(pc.c, pages, batch, r, add); err != nil {
 			return nil, fmt.Errorf("backend %s: %w", backend, err)
 		}
-	}
-	for lo := 0; lo < len(pages) && backend != asyncBackend; lo += batch {
-		res, err := compress(pages[lo:min(lo+batch, len(pages))])
-		if err != nil {
-			return nil, fmt.Errorf("backend %s: %w", backend, err)
+	} else {
+		for lo := 0; lo < len(pages); lo += batch {
+			res, err := compress(pages[lo:min(lo+batch, len(pages))])
+			if err != nil {
+				return nil, fmt.Errorf("backend %s: %w", backend, err)
+			}
+			add(res)
 		}
-		add(res)
 	}
 	clear(restored)
 	start := time.Now()
@@ -224,7 +224,7 @@ func demoRun(backend string, pages, restored []lz4warp.Page, batch int) (*demoRe
 // results in order; r.compress is the wall time of it all, since the
 // batches' TotalTimes overlap.
 func demoAsync(c *lz4warp.Compressor, pages []lz4warp.Page, batch int, r *demoResult, add func(*lz4warp.BatchResult)) error {
-	r.call, r.wall = "CompressBufferAsync", true
+	r.call = "CompressBufferAsync"
 	var bufs [2]*lz4warp.PageBuffer
 	for i := range bufs {
 		buf, err := c.NewPageBuffer(batch)
@@ -328,7 +328,7 @@ func printDemoRun(w io.Writer, r *demoResult, same bool) {
 	fmt.Fprintf(w, "  pages      %d same, %d lz4, %d raw\n", kinds[lz4warp.KindSame], kinds[lz4warp.KindLZ4], kinds[lz4warp.KindRaw])
 	fmt.Fprintf(w, "  size       %s -> %s, ratio %.3f (Stats: %.3f)\n", humanBytes(in), humanBytes(out), float64(in)/float64(max(out, 1)), r.stats.CompressionRatio())
 	clock := ""
-	if r.wall {
+	if r.backend == asyncBackend {
 		clock = fmt.Sprintf(" by the wall clock, of which %v writing pages into the buffers and copying payloads out",
 			r.hostCopies.Round(time.Microsecond))
 	}
