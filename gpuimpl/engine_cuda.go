@@ -545,7 +545,7 @@ func (e *Engine) run(pages [][PageSize]byte, host *HostPages, out []Output) (Tim
 	if err != nil {
 		return t, err
 	}
-	if host != nil && len(pages) <= directPages && e.opts.AsyncDMA {
+	if host != nil && e.direct(len(pages)) {
 		return e.runDirect(pages, host, out, fault)
 	}
 	nslots := len(e.slots)
@@ -770,6 +770,10 @@ func (e *Engine) launchPages(st *cudart.Stream, f Fault, n int, src, dst, meta, 
 	return st.Launch(fn, cudart.Dim{X: Blocks(n)}, block, 0, src, dst, meta, uint64(n), hostDst)
 }
 
+// direct reports whether a HostPages batch of n pages is a direct batch
+// (RT-14).
+func (e *Engine) direct(n int) bool { return n <= directPages && e.opts.AsyncDMA }
+
 // runDirect compresses host.Pages[:len(pages)] with the page kernel
 // reading the pages and writing the payloads and meta words through
 // host's mapping (RT-14): startDirect queues the batch and finishDirect
@@ -928,7 +932,7 @@ func (e *Engine) StartHost(h *HostPages, n int) (*Pending, error) {
 	}
 	p := &Pending{e: e, host: h, pages: h.Pages[:n]}
 	h.pending = p
-	if n == 0 || n > directPages || !e.opts.AsyncDMA || e.closed {
+	if n == 0 || !e.direct(n) || e.closed {
 		p.out, p.t, p.err = e.compress(p.pages, h)
 		return p, nil
 	}
