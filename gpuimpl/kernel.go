@@ -93,9 +93,9 @@ type pageKernel struct {
 	groupLimit, extendLimit ptx.Reg
 	storeNext               [2]ptx.Label
 	storeBack               [2]ptx.Label
-	// Per-lane constants of the inner loops: (lane-1)&31, lane+4096 (a hash key
-	// no hash takes), those of the group's word loads, and dstSlot+lane.
-	laneM1, laneKey     ptx.Reg
+	// Per-lane constants of the inner loops: (lane-1)&31, those of the
+	// group's word loads, and dstSlot+lane.
+	laneM1              ptx.Reg
 	laneWord, laneShift ptx.Reg // lane&^3 and 8·(lane&3)
 	dstLane             ptx.Reg
 	raw                 ptx.Label
@@ -397,8 +397,7 @@ func (k *pageKernel) lowestLane(dst, mask ptx.Reg) {
 // before the first (base -32): it has no valid lane and only runs group 0's
 // table phase.
 func (k *pageKernel) parse() {
-	k.laneM1, k.laneKey = k.NewReg32(), k.NewReg32()
-	k.Add(k.laneKey, k.lane, ptx.Imm(4096))
+	k.laneM1 = k.NewReg32()
 	k.dstLane = k.NewReg64()
 	lane64 := k.NewReg64()
 	k.Add(k.laneM1, k.lane, ptx.Imm(31))
@@ -569,15 +568,15 @@ func (k *pageKernel) parse() {
 // sets gives each lane of the group at base its candidate (PARSE-9): the
 // nearest earlier lane of the group with the same hash, else entry, the
 // table's entry before the group; and it leaves in the table, for each hash
-// of the group, the last lane's position. match.any.sync finds the lanes with equal hashes, but
-// it takes hundreds of cycles when the 32 values differ, and in most groups
-// of incompressible data all do. So every valid lane first stores its
-// position at its hash's entry with st.relaxed: one lane of each set of
-// equal hashes wins, and a read back shows the lanes that lost. None lost:
-// every set has one lane. One lost: its set is it and the winner, found
-// with a ballot. More: match.any. Then the last lane of each set enters
-// the table if another lane won. overlap emits work of the previous group
-// to be done while the read back is on its way.
+// of the group, the last lane's position. match.any.sync would find the
+// lanes with equal hashes, but it takes hundreds of cycles. So every valid
+// lane stores its position at its hash's entry with st.relaxed: one lane of
+// each set of equal hashes wins, and a read back shows each lane its set's
+// winner. None lost: every set has one lane. One lost: its set is it and
+// the winner, found with a ballot. More: the lanes that read back the same
+// winner, found from five ballots of the winner's lane bits. Then the last
+// lane of each set enters the table if another lane won. overlap emits
+// work of the previous group to be done while the read back is on its way.
 func (k *pageKernel) sets(base, p, h, valid, slot, entry, cand ptx.Reg, overlap func()) {
 	k.Comment("PARSE-9: sets of equal hashes")
 	done, many, found := k.NewLabel("sets_done"), k.NewLabel("sets_many"), k.NewLabel("sets_found")
@@ -609,9 +608,19 @@ func (k *pageKernel) sets(base, p, h, valid, slot, entry, cand ptx.Reg, overlap 
 	k.Note("one lane lost: its set is it and the winner")
 	k.BraUni(found)
 	k.Place(many)
-	k.Selp(x, h, k.laneKey, valid)
-	k.Note("a lane past the last position is a set of its own")
-	k.MatchAny(peers, x, ptx.FullMask)
+	k.Comment("more lost: every valid lane read back its set's winner, whose low 5 bits are its lane (base is a multiple of 32), one ballot per bit")
+	bit, diff := k.NewPred(), k.NewReg32()
+	k.Ballot(peers, valid, ptx.FullMask)
+	for b := range 5 {
+		k.And(x, won, ptx.Imm(1<<b))
+		k.SetpU(ptx.NE, bit, x, ptx.Imm(0))
+		k.Ballot(x, bit, ptx.FullMask)
+		k.Not(diff, x)
+		k.Selp(x, x, diff, bit)
+		k.And(peers, peers, x)
+	}
+	k.Selp(peers, peers, k.lanebit, valid)
+	k.Note("the valid lanes with the same winner; a lane past the last position is a set of its own")
 	k.Place(found)
 
 	k.And(x, peers, k.lanesBelow)

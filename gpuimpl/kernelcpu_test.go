@@ -515,3 +515,51 @@ func TestKernelCopiesToHost(t *testing.T) {
 		t.Errorf("pages of each kind: %v", kinds)
 	}
 }
+
+// BenchmarkKernelInstructions runs the page kernel on the executor, one page
+// at a time, over the first 1,000 pages of each data set, and reports the
+// warp instructions a page takes: the mean, the median, the 90th percentile
+// and the largest. A launch of 1,000 pages fits the H100 in one wave, so its
+// time follows the slowest page's chain, not the mean (gpu-results.md).
+func BenchmarkKernelInstructions(b *testing.B) {
+	const n = 1000
+	text := KernelPTX(90)
+	for _, name := range dataset.Names() {
+		b.Run("executor/"+name+"/1000", func(b *testing.B) {
+			set, err := dataset.Load(name, n)
+			if err != nil {
+				b.Skip(err)
+			}
+			b.SetBytes(int64(len(set)) * PageSize)
+			var perPage []int64
+			for b.Loop() {
+				mod, err := ptxexec.Load(text)
+				if err != nil {
+					b.Fatal(err)
+				}
+				mod.EnableProfile()
+				perPage = perPage[:0]
+				var before int64
+				for i := range set {
+					kernelOnCPU(b, mod, []*[PageSize]byte{(*[PageSize]byte)(&set[i])})
+					var total int64
+					for _, lc := range mod.Profile(KernelName) {
+						total += lc.Count
+					}
+					perPage = append(perPage, total-before)
+					before = total
+				}
+			}
+			slices.Sort(perPage)
+			var sum int64
+			for _, c := range perPage {
+				sum += c
+			}
+			at := func(q float64) float64 { return float64(perPage[int(q*float64(len(perPage)-1))]) }
+			b.ReportMetric(float64(sum)/float64(len(perPage)), "warp-instr/page")
+			b.ReportMetric(at(0.5), "p50-warp-instr")
+			b.ReportMetric(at(0.9), "p90-warp-instr")
+			b.ReportMetric(at(1), "max-warp-instr")
+		})
+	}
+}

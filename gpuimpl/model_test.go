@@ -12,7 +12,7 @@ import (
 
 // warpModel is the kernel's algorithm (GPU-7) written in Go with the 32 lanes
 // as arrays, step for step as kernel.go emits it: warp-wide operations
-// (match.any, ballot, shfl) become loops over the lanes. It exists to check
+// (ballot, shfl) become loops over the lanes. It exists to check
 // the warp formulation against the reference cheaply; the PTX itself is
 // checked by the executor tests.
 //
@@ -92,9 +92,24 @@ func warpModel(page *[PageSize]byte, winner func(lanes uint32) int) (kind uint32
 						peers[l] = set
 					}
 				}
-			} else { // match.any.sync
+			} else { // five ballots of the bits of the winner read back
+				var won [warp]uint32
 				for l := range warp {
-					peers[l] = ballot(func(m int) bool { return hv[m] == hv[l] })
+					won[l] = uint32(table[hv[l]&4095])
+				}
+				valids := ballot(func(m int) bool { return valid[m] })
+				for l := range warp {
+					if !valid[l] {
+						continue
+					}
+					peers[l] = valids
+					for b := range 5 {
+						ones := ballot(func(m int) bool { return won[m]>>b&1 != 0 })
+						if won[l]>>b&1 == 0 {
+							ones = ^ones
+						}
+						peers[l] &= ones
+					}
 				}
 			}
 		}
