@@ -572,14 +572,13 @@ func (k *pageKernel) parse() {
 // lanes with equal hashes, but it takes hundreds of cycles. So every valid
 // lane stores its position at its hash's entry with st.relaxed: one lane of
 // each set of equal hashes wins, and a read back shows each lane its set's
-// winner. None lost: every set has one lane. One lost: its set is it and
-// the winner, found with a ballot. More: the lanes that read back the same
-// winner, found from five ballots of the winner's lane bits. Then the last
-// lane of each set enters the table if another lane won. overlap emits
+// winner. None lost: every set has one lane. Else the lanes that read back
+// the same winner, found from five ballots of the winner's lane bits, are a
+// set. Then the last lane of each set enters the table if another lane won. overlap emits
 // work of the previous group to be done while the read back is on its way.
 func (k *pageKernel) sets(base, p, h, valid, slot, entry, cand ptx.Reg, overlap func()) {
 	k.Comment("PARSE-9: sets of equal hashes")
-	done, many, found := k.NewLabel("sets_done"), k.NewLabel("sets_many"), k.NewLabel("sets_found")
+	done := k.NewLabel("sets_done")
 	k.Mov(cand, entry)
 	k.WarpSync(ptx.FullMask)
 	k.Note("every lane has read the table")
@@ -596,19 +595,7 @@ func (k *pageKernel) sets(base, p, h, valid, slot, entry, cand ptx.Reg, overlap 
 	k.SetpU(ptx.EQ, q, lost, ptx.Imm(0))
 	k.If(q).BraUni(done)
 	k.Note("every hash of the group is a set of one lane")
-	k.Popc(x, lost)
-	k.SetpU(ptx.NE, q, x, ptx.Imm(1))
-	k.If(q).BraUni(many)
-	k.Bfind(x, lost)
-	k.ShflIdx(x, h, x, ptx.Imm(31), ptx.FullMask)
-	k.SetpU(ptx.EQ, q, h, x)
-	k.AndPred(q, q, valid)
-	k.Ballot(peers, q, ptx.FullMask)
-	k.Selp(peers, peers, k.lanebit, q)
-	k.Note("one lane lost: its set is it and the winner")
-	k.BraUni(found)
-	k.Place(many)
-	k.Comment("more lost: every valid lane read back its set's winner, whose low 5 bits are its lane (base is a multiple of 32), one ballot per bit")
+	k.Comment("some lost: every valid lane read back its set's winner, whose low 5 bits are its lane (base is a multiple of 32), one ballot per bit")
 	bit, diff := k.NewPred(), k.NewReg32()
 	k.Ballot(peers, valid, ptx.FullMask)
 	for b := range 5 {
@@ -621,7 +608,6 @@ func (k *pageKernel) sets(base, p, h, valid, slot, entry, cand ptx.Reg, overlap 
 	}
 	k.Selp(peers, peers, k.lanebit, valid)
 	k.Note("the valid lanes with the same winner; a lane past the last position is a set of its own")
-	k.Place(found)
 
 	k.And(x, peers, k.lanesBelow)
 	k.SetpU(ptx.NE, q, x, ptx.Imm(0))

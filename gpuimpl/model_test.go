@@ -83,33 +83,23 @@ func warpModel(page *[PageSize]byte, winner func(lanes uint32) int) (kind uint32
 			}
 		}
 		lost := ballot(func(l int) bool { return valid[l] && uint32(table[hv[l]]) != base+uint32(l) })
-		if lost != 0 {
-			if bits.OnesCount32(lost) == 1 { // one ballot for the one set
-				leader := bits.Len32(lost) - 1
-				set := ballot(func(m int) bool { return valid[m] && hv[m] == hv[leader] })
-				for l := range warp {
-					if set&(1<<l) != 0 {
-						peers[l] = set
-					}
+		if lost != 0 { // five ballots of the bits of the winner read back
+			var won [warp]uint32
+			for l := range warp {
+				won[l] = uint32(table[hv[l]&4095])
+			}
+			valids := ballot(func(m int) bool { return valid[m] })
+			for l := range warp {
+				if !valid[l] {
+					continue
 				}
-			} else { // five ballots of the bits of the winner read back
-				var won [warp]uint32
-				for l := range warp {
-					won[l] = uint32(table[hv[l]&4095])
-				}
-				valids := ballot(func(m int) bool { return valid[m] })
-				for l := range warp {
-					if !valid[l] {
-						continue
+				peers[l] = valids
+				for b := range 5 {
+					ones := ballot(func(m int) bool { return won[m]>>b&1 != 0 })
+					if won[l]>>b&1 == 0 {
+						ones = ^ones
 					}
-					peers[l] = valids
-					for b := range 5 {
-						ones := ballot(func(m int) bool { return won[m]>>b&1 != 0 })
-						if won[l]>>b&1 == 0 {
-							ones = ^ones
-						}
-						peers[l] &= ones
-					}
+					peers[l] &= ones
 				}
 			}
 		}
