@@ -531,7 +531,7 @@ func (k *pageKernel) parse() {
 	k.Sub(litLen, mp, k.cursor)
 	k.Sub(ml4, length, ptx.Imm(4))
 	other := k.NewLabel("other_seq")
-	k.shortSequence(litLen, offset, ml4, lit, true, other)
+	k.shortSequence(litLen, offset, ml4, lit, true, false, other)
 	k.Add(rel, m, length)
 	k.Note("cursor-base, one addition after the length")
 	k.Add(k.cursor, mp, length)
@@ -800,7 +800,7 @@ func (k *pageKernel) extCount(dst, v ptx.Reg) {
 // leave (a branch or ret).
 func (k *pageKernel) sequence(litLen, offset, ml4, lit ptx.Reg, hasMatch bool, tail func()) {
 	long := k.NewLabel("long_seq")
-	k.shortSequence(litLen, offset, ml4, lit, hasMatch, long)
+	k.shortSequence(litLen, offset, ml4, lit, hasMatch, hasMatch, long)
 	tail()
 	k.Place(long)
 	k.longSequence(litLen, offset, ml4, hasMatch)
@@ -810,13 +810,17 @@ func (k *pageKernel) sequence(litLen, offset, ml4, lit ptx.Reg, hasMatch bool, t
 // shortSequence writes a sequence whose lengths both fit the token (fewer
 // than 15 literals, a match length below 19) and that keeps the block below
 // OutSlot bytes: at most 17 bytes, one store per lane, no extension bytes.
-// Any other sequence jumps to long, in one branch (longSequence then writes
-// it or finds the page raw). It is longSequence's result for these lengths
-// in fewer steps: most sequences of text-like pages are short.
-func (k *pageKernel) shortSequence(litLen, offset, ml4, lit ptx.Reg, hasMatch bool, long ptx.Label) {
+// With medium, a match length of 19 to 273 fits too, with its one length
+// byte after the offset: the extended matches (sequence) take it, the
+// select loop's matches of at most 12 bytes do not need it. Any other
+// sequence jumps to long, in one branch (longSequence then writes it or
+// finds the page raw). It is longSequence's result for these lengths in
+// fewer steps: most sequences of text-like pages are short.
+func (k *pageKernel) shortSequence(litLen, offset, ml4, lit ptx.Reg, hasMatch, medium bool, long ptx.Label) {
 	k.Comment("PARSE-7, short sequence: token, literals, offset; one byte per lane")
 	both := litLen
-	if hasMatch {
+	mlLong := k.NewPred()
+	if hasMatch && !medium {
 		both = k.NewReg32()
 		k.MaxU(both, litLen, ml4)
 	}
@@ -828,12 +832,25 @@ func (k *pageKernel) shortSequence(litLen, offset, ml4, lit ptx.Reg, hasMatch bo
 	}
 	k.SetpU(ptx.GE, notShort, both, ptx.Imm(15))
 	k.Add(need, litLen, ptx.Imm(extra))
+	if medium {
+		k.Note("a match length of 19 to 273 takes one length byte after the offset")
+		k.SetpU(ptx.GE, other, ml4, ptx.Imm(15+255))
+		k.OrPred(notShort, notShort, other)
+		k.SetpU(ptx.GE, mlLong, ml4, ptx.Imm(15))
+		k.Selp(total, ptx.Imm(1), ptx.Imm(0), mlLong)
+		k.Add(need, need, total)
+	}
 	k.Add(total, k.out, need)
 	k.SetpU(ptx.GT, other, total, ptx.Imm(maxPayload))
 	k.OrPred(other, other, notShort)
 	k.If(other).BraUni(long)
 	if hasMatch {
-		k.Mad(token, litLen, ptx.Imm(16), ml4)
+		low := ml4
+		if medium {
+			low = k.NewReg32()
+			k.MinU(low, ml4, ptx.Imm(15))
+		}
+		k.Mad(token, litLen, ptx.Imm(16), low)
 	} else {
 		k.Shl(token, litLen, ptx.Imm(4))
 	}
@@ -847,6 +864,13 @@ func (k *pageKernel) shortSequence(litLen, offset, ml4, lit ptx.Reg, hasMatch bo
 		k.Shl(sh, sh, ptx.Imm(3))
 		k.Shr(x, offset, sh)
 		k.Note("bytes litLen+1 and litLen+2: the offset, little-endian (st.u8 keeps the low byte)")
+		if medium {
+			ext, at := k.NewReg32(), k.NewPred()
+			k.Sub(ext, ml4, ptx.Imm(15))
+			k.SetpU(ptx.EQ, at, sh, ptx.Imm(16))
+			k.Selp(x, ext, x, at)
+			k.Note("byte litLen+3: ml4-15, stored only when need counts it")
+		}
 		v = k.NewReg32()
 		k.Selp(v, lit, x, inLit)
 	}
