@@ -574,8 +574,9 @@ func (k *pageKernel) parse() {
 // each set of equal hashes wins, and a read back shows each lane its set's
 // winner. None lost: every set has one lane. Else the lanes that read back
 // the same winner, found from five ballots of the winner's lane bits, are a
-// set. Then the last lane of each set enters the table if another lane won. overlap emits
-// work of the previous group to be done while the read back is on its way.
+// set. Then the last lane of each set enters the table if another lane
+// won. overlap emits work of the previous group to be done while the read
+// back is on its way.
 func (k *pageKernel) sets(base, p, h, valid, slot, entry, cand ptx.Reg, overlap func()) {
 	k.Comment("PARSE-9: sets of equal hashes")
 	done := k.NewLabel("sets_done")
@@ -819,7 +820,6 @@ func (k *pageKernel) sequence(litLen, offset, ml4, lit ptx.Reg, hasMatch bool, t
 func (k *pageKernel) shortSequence(litLen, offset, ml4, lit ptx.Reg, hasMatch, medium bool, long ptx.Label) {
 	k.Comment("PARSE-7, short sequence: token, literals, offset; one byte per lane")
 	both := litLen
-	mlLong := k.NewPred()
 	if hasMatch && !medium {
 		both = k.NewReg32()
 		k.MaxU(both, litLen, ml4)
@@ -834,11 +834,12 @@ func (k *pageKernel) shortSequence(litLen, offset, ml4, lit ptx.Reg, hasMatch, m
 	k.Add(need, litLen, ptx.Imm(extra))
 	if medium {
 		k.Note("a match length of 19 to 273 takes one length byte after the offset")
-		k.SetpU(ptx.GE, other, ml4, ptx.Imm(15+255))
-		k.OrPred(notShort, notShort, other)
-		k.SetpU(ptx.GE, mlLong, ml4, ptx.Imm(15))
-		k.Selp(total, ptx.Imm(1), ptx.Imm(0), mlLong)
-		k.Add(need, need, total)
+		tooLong, lenByte, one := k.NewPred(), k.NewPred(), k.NewReg32()
+		k.SetpU(ptx.GE, tooLong, ml4, ptx.Imm(15+255))
+		k.OrPred(notShort, notShort, tooLong)
+		k.SetpU(ptx.GE, lenByte, ml4, ptx.Imm(15))
+		k.Selp(one, ptx.Imm(1), ptx.Imm(0), lenByte)
+		k.Add(need, need, one)
 	}
 	k.Add(total, k.out, need)
 	k.SetpU(ptx.GT, other, total, ptx.Imm(maxPayload))
