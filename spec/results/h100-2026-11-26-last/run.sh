@@ -2,8 +2,8 @@
 # Last device run of 2026-11-26: the suite (h100-2026-11-25-final2/final.sh)
 # at the session's last commit, then three rounds of the kernel alone on
 # mixed, text and binary pages at 1,000 to 10,000 pages. Binaries: make
-# gpu-binaries (build/gpu). Usage: COMMIT=<c> run.sh; leaves $OUT/last.tgz.
-R=last
+# gpu-binaries (build/gpu). Usage: COMMIT=<c> [R=name] run.sh; leaves $OUT/$R.tgz (R defaults to last).
+R=${R:-last}
 root=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$root"
 O=$OUT/$R
