@@ -561,8 +561,12 @@ func (k *pageKernel) parse() {
 	k.extend(length, mp, offset)
 	k.Sub(ml4, length, ptx.Imm(4))
 	k.sequence(litLen, offset, ml4, lit, true, func() {
+		k.Add(rel, m, length)
+		eligible(rel)
+		k.Note("the next match's lanes from the match's end, as the select loop finds them")
 		k.Add(k.cursor, mp, length)
-		k.BraUni(selectMatch)
+		k.IfNot(none).BraUni(selectBody)
+		k.BraUni(nextGroup)
 	})
 }
 
