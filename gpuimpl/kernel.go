@@ -530,10 +530,13 @@ func (k *pageKernel) parse() {
 	litLen, ml4 := k.NewReg32(), k.NewReg32()
 	k.Sub(litLen, mp, k.cursor)
 	k.Sub(ml4, length, ptx.Imm(4))
-	k.Add(rel, m, length)
-	k.Note("cursor-base, one addition after the length")
-	eligible(rel)
-	k.Note("the next match's lanes, before the branch below: the other path finds them again")
+	nextLanes := func() {
+		k.Add(rel, m, length)
+		k.Note("cursor-base, one addition after the length")
+		eligible(rel)
+	}
+	nextLanes()
+	k.Note("the next match's lanes, before the branch below: the other path finds them from its own length")
 	other := k.NewLabel("other_seq")
 	k.shortSequence(litLen, offset, ml4, lit, true, false, other)
 	k.Add(k.cursor, mp, length)
@@ -561,8 +564,7 @@ func (k *pageKernel) parse() {
 	k.extend(length, mp, offset)
 	k.Sub(ml4, length, ptx.Imm(4))
 	k.sequence(litLen, offset, ml4, lit, true, func() {
-		k.Add(rel, m, length)
-		eligible(rel)
+		nextLanes()
 		k.Note("the next match's lanes from the match's end, as the select loop finds them")
 		k.Add(k.cursor, mp, length)
 		k.IfNot(none).BraUni(selectBody)
