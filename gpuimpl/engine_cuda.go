@@ -210,6 +210,7 @@ type slot struct {
 	dDst    cudart.DevicePtr // BatchPages output slots
 	dOffset cudart.DevicePtr // BatchPages packed offsets
 	dPacked cudart.DevicePtr // the packed payloads
+	dRecs   cudart.DevicePtr // BatchPages record areas of RecSlot bytes (GPU-1)
 }
 
 // The events of a chunk's stages, in the order the device reaches them.
@@ -356,6 +357,9 @@ func (e *Engine) allocate() error {
 		if s.dPacked, err = ctx.Alloc(b * OutSlot); err != nil {
 			return err
 		}
+		if s.dRecs, err = ctx.Alloc(b * RecSlot); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -369,7 +373,7 @@ func (e *Engine) release() {
 			s.meta.Free()
 			s.dst.Free()
 			s.total.Free()
-			for _, p := range []cudart.DevicePtr{s.dSrc, s.dMeta, s.dDst, s.dOffset, s.dPacked} {
+			for _, p := range []cudart.DevicePtr{s.dSrc, s.dMeta, s.dDst, s.dOffset, s.dPacked, s.dRecs} {
 				ctx.Free(p)
 			}
 			s.stream.Destroy()
@@ -727,7 +731,9 @@ func (e *Engine) launch(c *chunk, fault Fault) error {
 	steps := []func() error{
 		func() error { return st.Wait(c.ev[evLoaded]) },
 		func() error { return c.ev[evLaunch].Record(st) },
-		func() error { return e.launchPages(st, fault, c.n, uint64(s.dSrc), uint64(s.dDst), uint64(s.dMeta), 0) },
+		func() error {
+			return e.launchPages(st, fault, c.n, uint64(s.dSrc), uint64(s.dDst), uint64(s.dMeta), 0, uint64(s.dRecs))
+		},
 		func() error { return c.ev[evKernel].Record(st) },
 		func() error {
 			return st.Launch(e.dev.offsets, cudart.Dim{X: 1}, cudart.Dim{X: OffsetsThreads}, 0,
@@ -749,7 +755,7 @@ func (e *Engine) launch(c *chunk, fault Fault) error {
 
 // launchPages queues the page kernel (GPU-1) on n pages in st, or the
 // fault f in its place (RT-9).
-func (e *Engine) launchPages(st *cudart.Stream, f Fault, n int, src, dst, meta, hostDst uint64) error {
+func (e *Engine) launchPages(st *cudart.Stream, f Fault, n int, src, dst, meta, hostDst, recs uint64) error {
 	block := cudart.Dim{X: ThreadsPerBlock}
 	switch f {
 	case FaultIllegalAddress:
@@ -767,7 +773,7 @@ func (e *Engine) launchPages(st *cudart.Stream, f Fault, n int, src, dst, meta, 
 	if hostDst != 0 {
 		fn = e.dev.stream // the pages cross PCIe as it reads them (RT-14)
 	}
-	return st.Launch(fn, cudart.Dim{X: Blocks(n)}, block, 0, src, dst, meta, uint64(n), hostDst)
+	return st.Launch(fn, cudart.Dim{X: Blocks(n)}, block, 0, src, dst, meta, uint64(n), hostDst, recs)
 }
 
 // direct reports whether a HostPages batch of n pages is a direct batch
@@ -828,7 +834,7 @@ func (e *Engine) startDirect(pages [][PageSize]byte, host *HostPages, fault Faul
 		i := k % len(e.slots)
 		s := e.slots[i]
 		err := e.launchPages(s.stream, fault, cn, at(pageBytes(pages[lo:lo+cn])), uint64(s.dDst),
-			at(meta[4*lo:]), at(host.slots[OutSlot*lo:]))
+			at(meta[4*lo:]), at(host.slots[OutSlot*lo:]), uint64(s.dRecs))
 		if err != nil {
 			return nil, err
 		}

@@ -28,6 +28,9 @@ const (
 	SharedPerBlock = PagesPerBlock * SharedPerWarp
 	// MetaKindShift places the kind above the payload length in a meta word.
 	MetaKindShift = 24
+	// RecSlot is the size of one page's record area in the recs buffer:
+	// 8 bytes for each of at most 1,021 sequences (GPU-1).
+	RecSlot = 8192
 )
 
 const (
@@ -97,15 +100,16 @@ type pageKernel struct {
 	// group's word loads, and dstSlot+lane.
 	laneM1              ptx.Reg
 	laneWord, laneShift ptx.Reg // lane&^3 and 8·(lane&3)
-	dstLane             ptx.Reg
 	raw                 ptx.Label
+	// The page's record area (RecSlot bytes at recs) and the next record.
+	recBase, recPtr ptx.Reg
 }
 
 // buildPageKernel emits the page kernel as entry name: spec/gpu.md GPU-7, a
 // transcription of PARSE-9; chunked loads each page chunk by chunk
 // (GPU-9). warpModel in model_test.go is the same algorithm in Go.
 func buildPageKernel(m *ptx.Module, name string, chunked bool) {
-	k := &pageKernel{Kernel: m.Entry(name, "src", "dst", "meta", "npages", "hostDst"), chunked: chunked}
+	k := &pageKernel{Kernel: m.Entry(name, "src", "dst", "meta", "npages", "hostDst", "recs"), chunked: chunked}
 	smem := k.Shared("smem", SharedPerBlock, 16)
 	k.raw = k.NewLabel("raw")
 
@@ -148,6 +152,12 @@ func buildPageKernel(m *ptx.Module, name string, chunked bool) {
 	k.CvtaGlobal(k.hostSlot, k.hostSlot)
 	k.MulWide(tmp64, page, ptx.Imm(OutSlot))
 	k.Add(k.hostSlot, k.hostSlot, tmp64)
+	k.recBase, k.recPtr = k.NewReg64(), k.NewReg64()
+	k.Emit("ld.param.u64", k.recBase, k.Param("recs"))
+	k.CvtaGlobal(k.recBase, k.recBase)
+	k.MulWide(tmp64, page, ptx.Imm(RecSlot))
+	k.Add(k.recBase, k.recBase, tmp64)
+	k.Mov(k.recPtr, k.recBase)
 	k.table, k.pg = k.NewReg64(), k.NewReg64()
 	k.Mov(k.table, smem)
 	k.MulWide(tmp64, warp, ptx.Imm(SharedPerWarp))
@@ -398,8 +408,6 @@ func (k *pageKernel) lowestLane(dst, mask ptx.Reg) {
 // table phase.
 func (k *pageKernel) parse() {
 	k.laneM1 = k.NewReg32()
-	k.dstLane = k.NewReg64()
-	lane64 := k.NewReg64()
 	k.Add(k.laneM1, k.lane, ptx.Imm(31))
 	k.And(k.laneM1, k.laneM1, ptx.Imm(31))
 	k.Note("lane-1, and 31 at lane 0, which writes a token, not a literal")
@@ -407,8 +415,6 @@ func (k *pageKernel) parse() {
 	k.And(k.laneWord, k.lane, ptx.Hex(0xfffffffc))
 	k.And(k.laneShift, k.lane, ptx.Imm(3))
 	k.Shl(k.laneShift, k.laneShift, ptx.Imm(3))
-	k.Cvt64(lane64, k.lane)
-	k.Add(k.dstLane, k.dstSlot, lane64)
 	k.base, k.cursor, k.out = k.NewReg32(), k.NewReg32(), k.NewReg32()
 	k.Mov(k.cursor, ptx.Imm(0))
 	k.Mov(k.out, ptx.Imm(0))
@@ -501,14 +507,15 @@ func (k *pageKernel) parse() {
 	revMatches := k.NewReg32()
 	k.Brev(revMatches, matches)
 	k.Note("lane l at bit 31-l: the lowest lane is then one bfind, off the chain from one match to the next")
+	laneNext, laneEnd, laneRec, longRev, shortRev := k.selectLanes(p, laneLen, revMatches)
 
 	k.Place(selectMatch)
 	k.Comment("PARSE-5: the lowest matching lane at or after the cursor")
 	elig, none := k.NewReg32(), k.NewPred()
 	eligible := func(rel ptx.Reg) {
-		k.Shr(rel, ptx.Hex(0xffffffff), rel)
-		k.Note("the lanes at or after the cursor, reversed; none when it is past the group")
-		k.And(elig, revMatches, rel)
+		k.Shr(elig, ptx.Hex(0xffffffff), rel)
+		k.And(elig, revMatches, elig)
+		k.Note("the lanes at or after base+rel, reversed; none when it is past the group")
 		k.SetpU(ptx.EQ, none, elig, ptx.Imm(0))
 	}
 	rel := k.NewReg32()
@@ -517,59 +524,81 @@ func (k *pageKernel) parse() {
 	k.Note("literals pending from earlier groups put the cursor before the group")
 	eligible(rel)
 	k.If(none).BraUni(nextGroup)
-	selectBody := k.NewLabel("select_body")
+	selectBody, otherSeq := k.NewLabel("select_body"), k.NewLabel("other_seq")
 	k.Place(selectBody)
-	lit := k.NewReg32()
-	k.literalByte(lit, k.cursor)
-	k.Note("issued first: a short sequence's literals start at the cursor")
-	m, mp, offset, length := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+	m, long, isM := k.NewReg32(), k.NewPred(), k.NewPred()
 	k.BfindShiftAmt(m, elig)
-	k.Add(mp, k.base, m)
-	k.ShflIdx(offset, laneOffset, m, ptx.Imm(31), ptx.FullMask)
-	k.ShflIdx(length, laneLen, m, ptx.Imm(31), ptx.FullMask)
-	litLen, ml4 := k.NewReg32(), k.NewReg32()
-	k.Sub(litLen, mp, k.cursor)
-	k.Sub(ml4, length, ptx.Imm(4))
-	nextLanes := func() {
-		k.Add(rel, m, length)
-		k.Note("cursor-base, one addition after the length")
-		eligible(rel)
+	{
+		a, b := k.NewReg32(), k.NewReg32()
+		k.And(a, elig, longRev)
+		k.And(b, elig, shortRev)
+		k.SetpU(ptx.GT, long, a, b)
+		k.Note("the highest bit of elig, the lowest lane, is in longRev: its match may go on")
 	}
-	nextLanes()
-	k.Note("the next match's lanes, before the branch below: the other path finds them from its own length")
-	other := k.NewLabel("other_seq")
-	k.shortSequence(litLen, offset, ml4, lit, true, false, other)
-	k.Add(k.cursor, mp, length)
+	k.If(long).BraUni(otherSeq)
+	k.ShflIdx(elig, laneNext, m, ptx.Imm(31), ptx.FullMask)
+	k.Note("the next match's lanes, as lane m found them from its match's end")
+	k.SetpU(ptx.EQ, isM, k.lane, m)
+	k.If(isM).St(ptx.Global, "u32", ptx.At(k.recPtr, 0), laneRec)
+	k.If(isM).St(ptx.Global, "u32", ptx.At(k.recPtr, 4), laneOffset)
+	k.Note("the sequence's record, by the lane of its match; writeBlock writes the sequence")
+	k.Add(k.recPtr, k.recPtr, ptx.Imm(recBytes))
+	k.SetpU(ptx.EQ, none, elig, ptx.Imm(0))
 	k.IfNot(none).BraUni(selectBody)
+	k.ShflIdx(k.cursor, laneEnd, m, ptx.Imm(31), ptx.FullMask)
+	k.Note("the cursor after the group's last match")
 
 	k.Place(nextGroup)
 	k.Mov(cand, tcand)
 	k.Mov(h, ah)
 	k.Mov(k.base, tbase)
 	k.If(more).BraUni(group)
+	k.writeBlock()
 
-	k.Comment("PARSE-6: the last sequence holds the remaining literals")
-	lastLits, lastLit, code := k.NewReg32(), k.NewReg32(), k.NewReg32()
-	k.Sub(lastLits, ptx.Imm(PageSize), k.cursor)
-	k.literalByte(lastLit, k.cursor)
-	k.sequence(lastLits, ptx.Reg{}, ptx.Reg{}, lastLit, false, func() {
-		k.copyToHost()
-		k.Or(code, k.out, ptx.Imm(kindLZ4<<MetaKindShift))
-		k.If(k.isLane0).St(ptx.Global, "u32", ptx.At(k.metaAddr, 0), code)
-		k.Ret()
-	})
-
-	k.Place(other)
-	k.Comment("a match that may go on, or a sequence that is long or reaches the raw threshold")
+	k.Place(otherSeq)
+	k.Comment("a match that may go on: the warp extends it")
+	mp, offset, length, rec := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+	k.Add(mp, k.base, m)
+	k.ShflIdx(offset, laneOffset, m, ptx.Imm(31), ptx.FullMask)
+	k.ShflIdx(length, laneLen, m, ptx.Imm(31), ptx.FullMask)
 	k.extend(length, mp, offset)
-	k.Sub(ml4, length, ptx.Imm(4))
-	k.sequence(litLen, offset, ml4, lit, true, func() {
-		nextLanes()
-		k.Note("the next match's lanes from the match's end, as the select loop finds them")
-		k.Add(k.cursor, mp, length)
-		k.IfNot(none).BraUni(selectBody)
-		k.BraUni(nextGroup)
-	})
+	k.Shl(rec, length, ptx.Imm(16))
+	k.Or(rec, rec, mp)
+	k.If(k.isLane0).St(ptx.Global, "u32", ptx.At(k.recPtr, 0), rec)
+	k.If(k.isLane0).St(ptx.Global, "u32", ptx.At(k.recPtr, 4), offset)
+	k.Add(k.recPtr, k.recPtr, ptx.Imm(recBytes))
+	k.Add(rel, m, length)
+	eligible(rel)
+	k.Note("the next match's lanes from the match's end, as the select loop finds them")
+	k.Add(k.cursor, mp, length)
+	k.IfNot(none).BraUni(selectBody)
+	k.BraUni(nextGroup)
+}
+
+// recBytes is the size of one record: the match's position and length
+// (p | L<<16), then its offset, two 32-bit words.
+const recBytes = 8
+
+// selectLanes computes what the select loop needs of each matching lane
+// (PARSE-5), so that its chain from one match to the next is a bfind and a
+// shuffle: laneNext, the matching lanes at or after the lane's match's
+// end, reversed like revMatches; laneEnd, that end; laneRec, the first
+// word of its record; longRev, the lanes whose match may go on (reversed),
+// and shortRev, the others.
+func (k *pageKernel) selectLanes(p, laneLen, revMatches ptx.Reg) (laneNext, laneEnd, laneRec, longRev, shortRev ptx.Reg) {
+	laneNext, laneEnd, laneRec, longRev, shortRev = k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+	long := k.NewPred()
+	k.Add(laneNext, k.lane, laneLen)
+	k.Shr(laneNext, ptx.Hex(0xffffffff), laneNext)
+	k.And(laneNext, laneNext, revMatches)
+	k.Add(laneEnd, p, laneLen)
+	k.Shl(laneRec, laneLen, ptx.Imm(16))
+	k.Or(laneRec, laneRec, p)
+	k.SetpU(ptx.GE, long, laneLen, ptx.Imm(mayGoOn))
+	k.Ballot(longRev, long, ptx.FullMask)
+	k.Brev(longRev, longRev)
+	k.Not(shortRev, longRev)
+	return
 }
 
 // sets gives each lane of the group at base its candidate (PARSE-9): the
@@ -800,127 +829,286 @@ func (k *pageKernel) extCount(dst, v ptx.Reg) {
 	k.Selp(dst, dst, ptx.Imm(0), long)
 }
 
-// sequence writes one sequence at out (PARSE-7): lane l of step s stores byte
-// 32s+l, computed from the lengths, so that every store is coalesced. A
-// sequence that would bring the block to OutSlot bytes jumps to raw (PAGE-5).
-// The last sequence (hasMatch false) has no offset and no match length.
-// lit is literalByte at the cursor. Both paths end with tail, which must
-// leave (a branch or ret).
-func (k *pageKernel) sequence(litLen, offset, ml4, lit ptx.Reg, hasMatch bool, tail func()) {
-	long := k.NewLabel("long_seq")
-	k.shortSequence(litLen, offset, ml4, lit, hasMatch, hasMatch, long)
-	tail()
-	k.Place(long)
-	k.longSequence(litLen, offset, ml4, hasMatch)
-	tail()
-}
+// inlineLits is the longest literal run that writeBlock's lanes copy
+// byte by byte, each its own; the warp copies longer ones together.
+const inlineLits = 16
 
-// shortSequence writes a sequence whose lengths both fit the token (fewer
-// than 15 literals, a match length below 19) and that keeps the block below
-// OutSlot bytes: at most 17 bytes, one store per lane, no extension bytes.
-// With medium, a match length of 19 to 273 fits too, with its one length
-// byte after the offset: the extended matches (sequence) take it, the
-// select loop's matches of at most 12 bytes do not need it. Any other
-// sequence jumps to long, in one branch (longSequence then writes it or
-// finds the page raw). It is longSequence's result for these lengths in
-// fewer steps: most sequences of text-like pages are short.
-func (k *pageKernel) shortSequence(litLen, offset, ml4, lit ptx.Reg, hasMatch, medium bool, long ptx.Label) {
-	k.Comment("PARSE-7, short sequence: token, literals, offset; one byte per lane")
-	both := litLen
-	if hasMatch && !medium {
-		both = k.NewReg32()
-		k.MaxU(both, litLen, ml4)
-	}
-	need, total, token := k.NewReg32(), k.NewReg32(), k.NewReg32()
-	other, notShort := k.NewPred(), k.NewPred()
-	extra := int64(1)
-	if hasMatch {
-		extra = 3
-	}
-	k.SetpU(ptx.GE, notShort, both, ptx.Imm(15))
-	k.Add(need, litLen, ptx.Imm(extra))
-	if medium {
-		k.Note("a match length of 19 to 273 takes one length byte after the offset")
-		tooLong, lenByte, one := k.NewPred(), k.NewPred(), k.NewReg32()
-		k.SetpU(ptx.GE, tooLong, ml4, ptx.Imm(15+255))
-		k.OrPred(notShort, notShort, tooLong)
-		k.SetpU(ptx.GE, lenByte, ml4, ptx.Imm(15))
-		k.Selp(one, ptx.Imm(1), ptx.Imm(0), lenByte)
-		k.Add(need, need, one)
-	}
-	k.Add(total, k.out, need)
-	k.SetpU(ptx.GT, other, total, ptx.Imm(maxPayload))
-	k.OrPred(other, other, notShort)
-	k.If(other).BraUni(long)
-	if hasMatch {
-		low := ml4
-		if medium {
-			low = k.NewReg32()
-			k.MinU(low, ml4, ptx.Imm(15))
-		}
-		k.Mad(token, litLen, ptx.Imm(16), low)
-	} else {
-		k.Shl(token, litLen, ptx.Imm(4))
-	}
-	k.Note("byte j of the sequence, j = lane: literal j-1 for 1 <= j <= litLen")
-	v := lit
-	if hasMatch {
-		inLit := k.NewPred()
-		sh, x := k.NewReg32(), k.NewReg32()
-		k.SetpU(ptx.LT, inLit, k.laneM1, litLen)
-		k.Sub(sh, k.laneM1, litLen)
-		k.Shl(sh, sh, ptx.Imm(3))
-		k.Shr(x, offset, sh)
-		k.Note("bytes litLen+1 and litLen+2: the offset, little-endian (st.u8 keeps the low byte)")
-		if medium {
-			ext, at := k.NewReg32(), k.NewPred()
-			k.Sub(ext, ml4, ptx.Imm(15))
-			k.SetpU(ptx.EQ, at, sh, ptx.Imm(16))
-			k.Selp(x, ext, x, at)
-			k.Note("byte litLen+3: ml4-15, stored only when need counts it")
-		}
-		v = k.NewReg32()
-		k.Selp(v, lit, x, inLit)
-	}
-	q := k.NewPred()
-	addr := k.NewReg64()
-	k.Selp(token, token, v, k.isLane0)
-	k.SetpU(ptx.LT, q, k.lane, need)
-	k.Cvt64(addr, k.out)
-	k.Add(addr, addr, k.dstLane)
-	k.If(q).St(ptx.Global, "u8", ptx.At(addr, 0), token)
-	k.Mov(k.out, total)
-}
-
-// copyToHost copies the block in the page's slot to its slot at hostDst,
-// if there is one, with 16-byte moves, all before the meta word: a host
-// that reads them through the mapping gets them with no copy after the
-// kernel, page by page as the kernel finishes them (GPU-1, RT-14). Written a
-// byte per lane, it would cross PCIe in as many small writes as it has
-// sequences. The moves round its length up to 16 bytes, which the slot
-// holds (maxPayload < OutSlot).
-func (k *pageKernel) copyToHost() {
-	done := k.NewLabel("copied")
-	k.IfNot(k.toHost).BraUni(done)
-	k.Comment("the block to the host's slot, 512 bytes a step")
+// writeBlock writes the block (PARSE-7) from the page's records into the
+// table's part of the warp's slice, which the parse no longer needs: 32
+// records a step, a sequence per lane, placed by a warp prefix sum of
+// their lengths. Each lane writes its token, offset and length bytes and
+// copies up to inlineLits literals byte by byte; the warp copies longer
+// runs together, and then the last literals (PARSE-6). A block that would
+// reach OutSlot bytes jumps to raw (PAGE-5). copyOut then copies the block
+// to the page's slots, and lane 0 writes the meta word.
+func (k *pageKernel) writeBlock() {
+	k.Comment("PARSE-7: the block from the records, 32 a step, in the table's part of the slice")
+	nrec, b0, prevEnd, x := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+	q, valid := k.NewPred(), k.NewPred()
+	k.Cvt32(nrec, k.recPtr)
+	k.Cvt32(x, k.recBase)
+	k.Sub(nrec, nrec, x)
+	k.Shr(nrec, nrec, ptx.Imm(3))
+	k.Mov(b0, ptx.Imm(0))
+	k.Mov(prevEnd, ptx.Imm(0))
 	k.WarpSync(ptx.FullMask)
-	k.Note("the lanes' byte stores before the loads of other lanes (RT-14)")
-	j0, j, fits := k.NewReg32(), k.NewReg32(), k.NewPred()
-	from, to, off := k.NewReg64(), k.NewReg64(), k.NewReg64()
-	v := ptx.Vec4{k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()}
+	k.Note("the lanes' records, and their reads of the table, before the block overwrites it")
+	batch, last := k.NewLabel("records"), k.NewLabel("last_literals")
+	k.Place(batch)
+	k.SetpU(ptx.GE, q, b0, nrec)
+	k.If(q).BraUni(last)
+
+	i, w0, off, mp, ln, end, prev := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+	litLen, ml4, e1, e2, size, incl, start := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+	addr := k.NewReg64()
+	k.Add(i, b0, k.lane)
+	k.SetpU(ptx.LT, valid, i, nrec)
+	k.MulWide(addr, i, ptx.Imm(recBytes))
+	k.Add(addr, addr, k.recBase)
+	k.Mov(w0, ptx.Imm(0))
+	k.Mov(off, ptx.Imm(0))
+	k.If(valid).Ld(ptx.Global, "u32", w0, ptx.At(addr, 0))
+	k.If(valid).Ld(ptx.Global, "u32", off, ptx.At(addr, 4))
+	k.And(mp, w0, ptx.Hex(0xffff))
+	k.Shr(ln, w0, ptx.Imm(16))
+	k.Add(end, mp, ln)
+	k.ShflIdx(prev, end, k.laneM1, ptx.Imm(31), ptx.FullMask)
+	k.Selp(prev, prevEnd, prev, k.isLane0)
+	k.Note("the literals start at the end of the match before, the step's first at the step before's last")
+	k.Sub(litLen, mp, prev)
+	k.Sub(ml4, ln, ptx.Imm(4))
+	k.extCount(e1, litLen)
+	k.extCount(e2, ml4)
+	k.Add(size, litLen, e1)
+	k.Add(size, size, e2)
+	k.Add(size, size, ptx.Imm(3))
+	k.Selp(size, size, ptx.Imm(0), valid)
+	k.Mov(incl, size)
+	src, t := k.NewReg32(), k.NewReg32()
+	for d := 1; d < 32; d *= 2 {
+		k.Sub(src, k.lane, ptx.Imm(d))
+		k.ShflIdx(t, incl, src, ptx.Imm(31), ptx.FullMask)
+		k.SetpU(ptx.GE, q, k.lane, ptx.Imm(d))
+		k.If(q).Add(incl, incl, t)
+	}
+	k.Note("the sequences' lengths summed up to each lane's")
+	k.Sub(start, k.out, size)
+	k.Add(start, start, incl)
+	k.ShflIdx(t, incl, ptx.Imm(31), ptx.Imm(31), ptx.FullMask)
+	k.Add(k.out, k.out, t)
+	k.SetpU(ptx.GT, q, k.out, ptx.Imm(maxPayload))
+	k.If(q).BraUni(k.raw)
+	k.Sub(t, nrec, b0)
+	k.Sub(t, t, ptx.Imm(1))
+	k.MinU(t, t, ptx.Imm(31))
+	k.ShflIdx(prevEnd, end, t, ptx.Imm(31), ptx.FullMask)
+	k.Add(b0, b0, ptx.Imm(32))
+
+	k.Comment("each lane's token and offset")
+	token, litAt, offAt := k.NewReg32(), k.NewReg32(), k.NewReg32()
+	baddr := k.NewReg64()
+	k.MinU(token, litLen, ptx.Imm(15))
+	k.MinU(t, ml4, ptx.Imm(15))
+	k.Mad(token, token, ptx.Imm(16), t)
+	k.blkAt(baddr, start)
+	k.If(valid).St(ptx.Shared, "u8", ptx.At(baddr, 0), token)
+	k.Add(litAt, start, e1)
+	k.Add(litAt, litAt, ptx.Imm(1))
+	k.Add(offAt, litAt, litLen)
+	k.blkAt(baddr, offAt)
+	k.If(valid).St(ptx.Shared, "u8", ptx.At(baddr, 0), off)
+	k.Shr(t, off, ptx.Imm(8))
+	k.If(valid).St(ptx.Shared, "u8", ptx.At(baddr, 1), t)
+
+	k.Comment("length bytes, where a lane has any: byte j of each is min(n-15-255j, 255)")
+	noExt, ext := k.NewLabel("no_ext"), k.NewLabel("ext")
+	j, v := k.NewReg32(), k.NewReg32()
+	k.Or(t, e1, e2)
+	k.SetpU(ptx.NE, q, t, ptx.Imm(0))
+	k.AndPred(q, q, valid)
+	k.Ballot(t, q, ptx.FullMask)
+	k.SetpU(ptx.EQ, q, t, ptx.Imm(0))
+	k.If(q).BraUni(noExt)
+	k.Mov(j, ptx.Imm(0))
+	k.Place(ext)
+	k.lengthByte(v, litLen, j)
+	k.Add(t, start, j)
+	k.blkAt(baddr, t)
+	k.SetpU(ptx.LT, q, j, e1)
+	k.AndPred(q, q, valid)
+	k.If(q).St(ptx.Shared, "u8", ptx.At(baddr, 1), v)
+	k.lengthByte(v, ml4, j)
+	k.Add(t, offAt, j)
+	k.blkAt(baddr, t)
+	k.SetpU(ptx.LT, q, j, e2)
+	k.AndPred(q, q, valid)
+	k.If(q).St(ptx.Shared, "u8", ptx.At(baddr, 2), v)
+	k.Add(j, j, ptx.Imm(1))
+	k.MaxU(t, e1, e2)
+	k.SetpU(ptx.LT, q, j, t)
+	k.AndPred(q, q, valid)
+	k.Ballot(t, q, ptx.FullMask)
+	k.SetpU(ptx.NE, q, t, ptx.Imm(0))
+	k.If(q).BraUni(ext)
+	k.Place(noExt)
+
+	k.Comment("literal runs of up to 16 bytes: each lane its own, a byte a step")
+	n, paddr := k.NewReg32(), k.NewReg64()
+	inl, longs := k.NewPred(), k.NewReg32()
+	k.SetpU(ptx.LE, inl, litLen, ptx.Imm(inlineLits))
+	k.AndPred(inl, inl, valid)
+	k.Selp(n, litLen, ptx.Imm(0), inl)
+	k.SetpU(ptx.GT, q, litLen, ptx.Imm(inlineLits))
+	k.AndPred(q, q, valid)
+	k.Ballot(longs, q, ptx.FullMask)
+	k.Note("the lanes with longer runs")
+	lits, litsDone := k.NewLabel("lits"), k.NewLabel("lits_done")
+	k.SetpU(ptx.NE, q, n, ptx.Imm(0))
+	k.Ballot(t, q, ptx.FullMask)
+	k.SetpU(ptx.EQ, q, t, ptx.Imm(0))
+	k.If(q).BraUni(litsDone)
+	k.Mov(j, ptx.Imm(0))
+	k.Place(lits)
+	k.SetpU(ptx.LT, q, j, n)
+	k.Add(t, prev, j)
+	k.pageAt(paddr, t)
+	k.If(q).Ld(ptx.Shared, "u8", v, ptx.At(paddr, 0))
+	k.Add(t, litAt, j)
+	k.blkAt(baddr, t)
+	k.If(q).St(ptx.Shared, "u8", ptx.At(baddr, 0), v)
+	k.Add(j, j, ptx.Imm(1))
+	k.SetpU(ptx.LT, q, j, n)
+	k.Ballot(t, q, ptx.FullMask)
+	k.SetpU(ptx.NE, q, t, ptx.Imm(0))
+	k.If(q).BraUni(lits)
+	k.Place(litsDone)
+
+	k.Comment("longer literal runs: the warp copies each, 32 bytes a step")
+	runs, runsDone := k.NewLabel("runs"), k.NewLabel("runs_done")
+	from, to, cnt := k.NewReg32(), k.NewReg32(), k.NewReg32()
+	k.SetpU(ptx.EQ, q, longs, ptx.Imm(0))
+	k.If(q).BraUni(runsDone)
+	k.Place(runs)
+	k.lowestLane(t, longs)
+	k.ShflIdx(from, prev, t, ptx.Imm(31), ptx.FullMask)
+	k.ShflIdx(to, litAt, t, ptx.Imm(31), ptx.FullMask)
+	k.ShflIdx(cnt, litLen, t, ptx.Imm(31), ptx.FullMask)
+	k.copyLiterals(to, from, cnt)
+	k.Sub(t, longs, ptx.Imm(1))
+	k.And(longs, longs, t)
+	k.SetpU(ptx.NE, q, longs, ptx.Imm(0))
+	k.If(q).BraUni(runs)
+	k.Place(runsDone)
+	k.BraUni(batch)
+
+	k.Place(last)
+	k.Comment("PARSE-6: the last sequence holds the literals from the last match's end")
+	k.Sub(litLen, ptx.Imm(PageSize), prevEnd)
+	k.extCount(e1, litLen)
+	k.Add(size, litLen, e1)
+	k.Add(size, size, ptx.Imm(1))
+	k.Add(t, k.out, size)
+	k.SetpU(ptx.GT, q, t, ptx.Imm(maxPayload))
+	k.If(q).BraUni(k.raw)
+	k.Note("lane 0 the token, lanes 1 to e1 the length bytes")
+	k.Sub(j, k.lane, ptx.Imm(1))
+	k.lengthByte(v, litLen, j)
+	k.MinU(token, litLen, ptx.Imm(15))
+	k.Shl(token, token, ptx.Imm(4))
+	k.Selp(v, token, v, k.isLane0)
+	k.Add(t, k.out, k.lane)
+	k.blkAt(baddr, t)
+	k.SetpU(ptx.LE, q, k.lane, e1)
+	k.If(q).St(ptx.Shared, "u8", ptx.At(baddr, 0), v)
+	k.Add(to, k.out, e1)
+	k.Add(to, to, ptx.Imm(1))
+	k.copyLiterals(to, prevEnd, litLen)
+	k.Add(k.out, k.out, size)
+	k.copyOut()
+	code := k.NewReg32()
+	k.Or(code, k.out, ptx.Imm(kindLZ4<<MetaKindShift))
+	k.If(k.isLane0).St(ptx.Global, "u32", ptx.At(k.metaAddr, 0), code)
+	k.Ret()
+}
+
+// lengthByte sets dst to byte j of the length bytes of a 4-bit field
+// holding n (PARSE-7): min(n-15-255j, 255); only j < extBytes(n) is used.
+func (k *pageKernel) lengthByte(dst, n, j ptx.Reg) {
+	k.Mad(dst, j, ptx.Imm(-255), n)
+	k.Sub(dst, dst, ptx.Imm(15))
+	k.MinS(dst, dst, ptx.Imm(255))
+}
+
+// copyLiterals copies the cnt > 0 bytes of the page at from to the block
+// at to, 32 a step, lane l byte l of each.
+func (k *pageKernel) copyLiterals(to, from, cnt ptx.Reg) {
+	j0, j, v := k.NewReg32(), k.NewReg32(), k.NewReg32()
+	q := k.NewPred()
+	paddr, baddr := k.NewReg64(), k.NewReg64()
+	step := k.NewLabel("copy_lits")
 	k.Mov(j0, ptx.Imm(0))
-	step := k.NewLabel("copy")
+	k.Place(step)
+	k.Add(j, j0, k.lane)
+	k.SetpU(ptx.LT, q, j, cnt)
+	k.Add(v, from, j)
+	k.pageAt(paddr, v)
+	k.If(q).Ld(ptx.Shared, "u8", v, ptx.At(paddr, 0))
+	k.Add(j, j, to)
+	k.blkAt(baddr, j)
+	k.If(q).St(ptx.Shared, "u8", ptx.At(baddr, 0), v)
+	k.Add(j0, j0, ptx.Imm(32))
+	k.SetpU(ptx.LT, q, j0, cnt)
+	k.If(q).BraUni(step)
+}
+
+// copyOut copies the block's out bytes from the warp's slice to the page's
+// slot at dst and, with hostDst, to its slot there, 16 bytes a lane and
+// step and the last out%16 byte by byte, so that nothing past the payload
+// is written (GPU-5), all before the meta word: a host that reads the slot
+// through the mapping gets it page by page as the kernel finishes them
+// (GPU-1, RT-14).
+func (k *pageKernel) copyOut() {
+	k.WarpSync(ptx.FullMask)
+	k.Note("the lanes' bytes of the block before other lanes load them")
+	j0, j, whole, b := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+	q, host := k.NewPred(), k.NewPred()
+	baddr, to, off := k.NewReg64(), k.NewReg64(), k.NewReg64()
+	v := ptx.Vec4{k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()}
+	k.And(whole, k.out, ptx.Hex(0xfffffff0))
+	k.Mov(j0, ptx.Imm(0))
+	step, tail := k.NewLabel("copy_out"), k.NewLabel("copy_tail")
+	k.SetpU(ptx.EQ, q, whole, ptx.Imm(0))
+	k.If(q).BraUni(tail)
 	k.Place(step)
 	k.Mad(j, k.lane, ptx.Imm(16), j0)
-	k.SetpU(ptx.LT, fits, j, k.out)
+	k.SetpU(ptx.LT, q, j, whole)
+	k.blkAt(baddr, j)
+	for w := range v {
+		k.If(q).Ld(ptx.Shared, "u32", v[w], ptx.At(baddr, int64(4*w)))
+	}
 	k.Cvt64(off, j)
-	k.Add(from, k.dstSlot, off)
+	k.Add(to, k.dstSlot, off)
+	k.If(q).StV4(ptx.Global, ptx.At(to, 0), v)
+	k.AndPred(host, q, k.toHost)
 	k.Add(to, k.hostSlot, off)
-	k.If(fits).LdV4(ptx.Global, v, ptx.At(from, 0))
-	k.If(fits).StV4(ptx.Global, ptx.At(to, 0), v)
+	k.If(host).StV4(ptx.Global, ptx.At(to, 0), v)
 	k.Add(j0, j0, ptx.Imm(512))
-	k.SetpU(ptx.LT, fits, j0, k.out)
-	k.If(fits).BraUni(step)
+	k.SetpU(ptx.LT, q, j0, whole)
+	k.If(q).BraUni(step)
+	k.Place(tail)
+	k.Add(j, whole, k.lane)
+	k.SetpU(ptx.LT, q, j, k.out)
+	k.blkAt(baddr, j)
+	k.If(q).Ld(ptx.Shared, "u8", b, ptx.At(baddr, 0))
+	k.Cvt64(off, j)
+	k.Add(to, k.dstSlot, off)
+	k.If(q).St(ptx.Global, "u8", ptx.At(to, 0), b)
+	k.AndPred(host, q, k.toHost)
+	k.Add(to, k.hostSlot, off)
+	k.If(host).St(ptx.Global, "u8", ptx.At(to, 0), b)
+	k.Note("the last out%16 bytes")
+	done := k.NewLabel("copied")
+	k.IfNot(k.toHost).BraUni(done)
 	k.MembarSys()
 	k.WarpSync(ptx.FullMask)
 	k.Note("every lane's moves before lane 0's meta word, for a host that reads them as they come (RT-14)")
@@ -933,93 +1121,9 @@ func (k *pageKernel) pageAt(addr, pos ptx.Reg) {
 	k.Add(addr, addr, k.pg)
 }
 
-// literalByte sets dst to page[cursor+lane-1], the byte that lane writes
-// in a short sequence, loaded before the sequence's lengths are known. A
-// lane whose position falls outside the page reads the page's last byte;
-// lane 0, which writes the token, reads page[cursor+31], unused, so that
-// no lane reads behind the cursor or outside the chunks stored.
-func (k *pageKernel) literalByte(dst, cursor ptx.Reg) {
-	x := k.NewReg32()
-	addr := k.NewReg64()
-	k.Add(x, cursor, k.laneM1)
-	k.MinU(x, x, ptx.Imm(PageSize-1))
-	k.pageAt(addr, x)
-	k.Ld(ptx.Shared, "u8", dst, ptx.At(addr, 0))
-}
-
-// longSequence writes any sequence, 32 bytes per step.
-func (k *pageKernel) longSequence(litLen, offset, ml4 ptx.Reg, hasMatch bool) {
-	k.Comment("PARSE-7: token, literal-length bytes, literals, offset, match-length bytes")
-	e1, need, token, t1, t2, total := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
-	k.extCount(e1, litLen)
-	k.MinU(token, litLen, ptx.Imm(15))
-	k.Shl(token, token, ptx.Imm(4))
-	k.Add(t1, e1, ptx.Imm(1))
-	k.Add(t2, t1, litLen)
-	k.Mov(need, t2)
-	var ext2Base, offLo, offHi, t2next ptx.Reg
-	if hasMatch {
-		e2, low := k.NewReg32(), k.NewReg32()
-		k.extCount(e2, ml4)
-		k.MinU(low, ml4, ptx.Imm(15))
-		k.Or(token, token, low)
-		k.Add(need, need, ptx.Imm(2))
-		k.Add(need, need, e2)
-		ext2Base, offLo, offHi, t2next = k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
-		k.Mad(ext2Base, t2, ptx.Imm(255), ml4)
-		k.Add(ext2Base, ext2Base, ptx.Imm(255*2-15))
-		k.Note("match-length byte j is min(ml4-15-255*(j-t2-2), 255)")
-		k.And(offLo, offset, ptx.Imm(255))
-		k.Shr(offHi, offset, ptx.Imm(8))
-		k.Add(t2next, t2, ptx.Imm(1))
-	}
-	over := k.NewPred()
-	k.Add(total, k.out, need)
-	k.SetpU(ptx.GT, over, total, ptx.Imm(maxPayload))
-	k.If(over).BraUni(k.raw)
-
-	ext1Base, litFrom, j0, j, v, x := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
-	k.Add(ext1Base, litLen, ptx.Imm(240))
-	k.Note("literal-length byte j is min(litLen-15-255*(j-1), 255)")
-	k.Sub(litFrom, k.cursor, t1)
-	k.Note("byte j < t2 of the literals is page[cursor+j-t1]")
-	dstOut, addr := k.NewReg64(), k.NewReg64()
-	k.Cvt64(dstOut, k.out)
-	k.Add(dstOut, dstOut, k.dstSlot)
-	k.Mov(j0, ptx.Imm(0))
-	step := k.NewLabel("write")
-	k.Place(step)
-	inLit, q := k.NewPred(), k.NewPred()
-	k.Add(j, j0, k.lane)
-	k.SetpU(ptx.GE, inLit, j, t1)
-	k.SetpU(ptx.LT, q, j, t2)
-	k.AndPred(inLit, inLit, q)
-	k.Add(x, j, litFrom)
-	k.pageAt(addr, x)
-	k.If(inLit).Ld(ptx.Shared, "u8", x, ptx.At(addr, 0))
-	if hasMatch {
-		k.Mad(v, j, ptx.Imm(-255), ext2Base)
-		k.MinS(v, v, ptx.Imm(255))
-		k.SetpU(ptx.EQ, q, j, t2next)
-		k.Selp(v, offHi, v, q)
-		k.SetpU(ptx.EQ, q, j, t2)
-		k.Selp(v, offLo, v, q)
-		k.Selp(v, x, v, inLit)
-	} else {
-		k.Mov(v, x)
-	}
-	k.Mad(x, j, ptx.Imm(-255), ext1Base)
-	k.MinS(x, x, ptx.Imm(255))
-	k.SetpU(ptx.LT, q, j, t1)
-	k.Selp(v, x, v, q)
-	k.SetpU(ptx.EQ, q, j, ptx.Imm(0))
-	k.Selp(v, token, v, q)
-	k.SetpU(ptx.LT, q, j, need)
-	k.Cvt64(addr, j)
-	k.Add(addr, addr, dstOut)
-	k.If(q).St(ptx.Global, "u8", ptx.At(addr, 0), v)
-	k.Add(j0, j0, ptx.Imm(32))
-	k.SetpU(ptx.LT, q, j0, need)
-	k.If(q).BraUni(step)
-	k.Mov(k.out, total)
+// blkAt sets addr to the shared address of byte pos of the block, which
+// writeBlock builds where the table was.
+func (k *pageKernel) blkAt(addr, pos ptx.Reg) {
+	k.Cvt64(addr, pos)
+	k.Add(addr, addr, k.table)
 }

@@ -48,7 +48,7 @@ func TestKernelInterface(t *testing.T) {
 		}
 		for _, name := range []string{KernelName, StreamKernelName} {
 			want := ".visible .entry " + name +
-				"(\n\t.param .u64 src,\n\t.param .u64 dst,\n\t.param .u64 meta,\n\t.param .u64 npages,\n\t.param .u64 hostDst\n)\n"
+				"(\n\t.param .u64 src,\n\t.param .u64 dst,\n\t.param .u64 meta,\n\t.param .u64 npages,\n\t.param .u64 hostDst,\n\t.param .u64 recs\n)\n"
 			if !strings.Contains(text, want) {
 				t.Errorf("sm_%d: the text lacks the contract's entry:\n%s", sm, want)
 			}
@@ -57,7 +57,7 @@ func TestKernelInterface(t *testing.T) {
 			t.Errorf("sm_%d: %d static shared arrays of 48 KiB, want one per entry", sm, n)
 		}
 	}
-	if SharedPerBlock != 48*1024 || PagesPerBlock != 4 || OutSlot != 3072 || ThreadsPerBlock != 128 {
+	if SharedPerBlock != 48*1024 || PagesPerBlock != 4 || OutSlot != 3072 || ThreadsPerBlock != 128 || RecSlot != 8192 {
 		t.Errorf("constants differ from GPU-1/GPU-5")
 	}
 }

@@ -21,7 +21,7 @@ import (
 // open.
 func warpModel(page *[PageSize]byte, winner func(lanes uint32) int) (kind uint32, out []byte) {
 	const warp = 32
-	slot := make([]byte, OutSlot)
+	slot := make([]byte, 8)
 	// Load and same-filled detection: lane l loads 16-byte chunks l, l+32, ...
 	first0 := binary.LittleEndian.Uint32(page[0:])
 	first1 := binary.LittleEndian.Uint32(page[4:])
@@ -125,7 +125,8 @@ func warpModel(page *[PageSize]byte, winner func(lanes uint32) int) (kind uint32
 	for l := range cand {
 		cand[l] = emptyEntry
 	}
-	cursor, outLen := uint32(0), uint32(0)
+	cursor := uint32(0)
+	var records []record
 	for base := ^uint32(warp - 1); ; base += warp { // -32
 		next := sets(base + warp)
 		// (A match that covers group g leaves no lane at or after the
@@ -167,11 +168,7 @@ func warpModel(page *[PageSize]byte, winner func(lanes uint32) int) (kind uint32
 					}
 				}
 			}
-			n, fits := modelSequence(slot, outLen, page, cursor, mp-cursor, mp-mc, length, true)
-			if !fits {
-				return kindRaw, nil
-			}
-			outLen += n
+			records = append(records, record{mp, length, mp - mc})
 			cursor = mp + length
 		}
 		cand = next
@@ -179,61 +176,60 @@ func warpModel(page *[PageSize]byte, winner func(lanes uint32) int) (kind uint32
 			break
 		}
 	}
-	n, fits := modelSequence(slot, outLen, page, cursor, PageSize-cursor, 0, 0, false)
-	if !fits {
-		return kindRaw, nil
-	}
-	return kindLZ4, slot[:outLen+n]
+	return writeBlockModel(page, records)
 }
 
-// modelSequence writes one sequence the way the warp does: lane l of step s
-// writes byte 32s+l of the sequence, computing it from the lengths alone.
-// (The kernel's shortSequence writes the same bytes in its single step when
-// both lengths fit the token.)
-func modelSequence(slot []byte, out uint32, page *[PageSize]byte, anchor, litLen, offset, matchLen uint32, hasMatch bool) (uint32, bool) {
-	e1 := extBytes(litLen)
-	need := 1 + e1 + litLen
-	var ml4, e2 uint32
-	if hasMatch {
-		ml4 = matchLen - reference.MinMatch
-		e2 = extBytes(ml4)
-		need += 2 + e2
+// record is what the select loop keeps of a sequence (writeBlock's records).
+type record struct{ mp, length, offset uint32 }
+
+// writeBlockModel writes the block from the records as writeBlock does: 32
+// records a step, a sequence per lane at the sum of the lengths of the
+// lanes before it (here: appended in lane order), then the last literals;
+// a block that would reach OutSlot bytes is raw.
+func writeBlockModel(page *[PageSize]byte, records []record) (kind uint32, out []byte) {
+	var blk []byte
+	prevEnd := uint32(0)
+	for b := 0; b < len(records); b += 32 {
+		var step []byte
+		for _, r := range records[b:min(b+32, len(records))] {
+			step = append(step, sequenceBytes(page, prevEnd, r.mp-prevEnd, r.offset, r.length)...)
+			prevEnd = r.mp + r.length
+		}
+		if len(blk)+len(step) > OutSlot-1 {
+			return kindRaw, nil
+		}
+		blk = append(blk, step...)
 	}
-	if out+need > OutSlot-1 {
-		return 0, false
+	last := sequenceBytes(page, prevEnd, PageSize-prevEnd, 0, 0)
+	if len(blk)+len(last) > OutSlot-1 {
+		return kindRaw, nil
+	}
+	return kindLZ4, append(blk, last...)
+}
+
+// sequenceBytes is one sequence (PARSE-7), each byte computed from the
+// lengths alone as the lanes do; matchLen 0 is the last sequence, which has
+// no offset and no match length.
+func sequenceBytes(page *[PageSize]byte, anchor, litLen, offset, matchLen uint32) []byte {
+	lengthBytes := func(n uint32) (b []byte) {
+		for j := range extBytes(n) {
+			b = append(b, byte(min(int32(n)-15-255*int32(j), 255)))
+		}
+		return b
 	}
 	token := min(litLen, 15) << 4
-	if hasMatch {
+	var ml4 uint32
+	if matchLen > 0 {
+		ml4 = matchLen - reference.MinMatch
 		token |= min(ml4, 15)
 	}
-	t1 := 1 + e1
-	t2 := t1 + litLen
-	t3 := t2 + 2
-	for s := uint32(0); s < need; s += 32 {
-		for l := uint32(0); l < 32; l++ {
-			j := s + l
-			if j >= need {
-				continue
-			}
-			var v uint32
-			switch {
-			case j == 0:
-				v = token
-			case j < t1:
-				v = uint32(min(int32(litLen)-15-255*int32(j-1), 255))
-			case j < t2:
-				v = uint32(page[anchor+j-t1])
-			case j == t2:
-				v = offset & 255
-			case j == t2+1:
-				v = offset >> 8
-			default:
-				v = uint32(min(int32(ml4)-15-255*int32(j-t3), 255))
-			}
-			slot[out+j] = byte(v)
-		}
+	seq := append([]byte{byte(token)}, lengthBytes(litLen)...)
+	seq = append(seq, page[anchor:anchor+litLen]...)
+	if matchLen > 0 {
+		seq = append(seq, byte(offset), byte(offset>>8))
+		seq = append(seq, lengthBytes(ml4)...)
 	}
-	return need, true
+	return seq
 }
 
 func ballot(pred func(l int) bool) uint32 {

@@ -60,7 +60,7 @@ func benchZeroCopy(b *testing.B, set []dataset.Page, size int, fromHost, stream 
 			func() error { return e.dev.ctx.Memset(s.dMeta, 0, 4*size) },
 			func() error { return e.begin.Record(s.stream) },
 			func() error {
-				return s.stream.Launch(fn, grid, block, 0, src, uint64(s.dDst), uint64(s.dMeta), uint64(size), 0)
+				return s.stream.Launch(fn, grid, block, 0, src, uint64(s.dDst), uint64(s.dMeta), uint64(size), 0, uint64(s.dRecs))
 			},
 			func() error { return e.end.Record(s.stream) },
 			func() error { return e.end.Synchronize() },
