@@ -843,7 +843,7 @@ const inlineLits = 16
 // to the page's slots, and lane 0 writes the meta word.
 func (k *pageKernel) writeBlock() {
 	k.Comment("PARSE-7: the block from the records, 32 a step, in the table's part of the slice")
-	nrec, b0, prevEnd, x := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+	nrec, b0, prevEnd, x, t := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
 	q, valid := k.NewPred(), k.NewPred()
 	k.Cvt32(nrec, k.recPtr)
 	k.Cvt32(x, k.recBase)
@@ -854,21 +854,33 @@ func (k *pageKernel) writeBlock() {
 	k.WarpSync(ptx.FullMask)
 	k.Note("the lanes' records, and their reads of the table, before the block overwrites it")
 	batch, last := k.NewLabel("records"), k.NewLabel("last_literals")
+	i, w0, off, mp, ln, end, prev := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+	litLen, ml4, e1, e2, size, incl, start := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+	nextW0, nextOff := k.NewReg32(), k.NewReg32()
+	addr := k.NewReg64()
+	// loadRecords starts the loads of the records of the step at from, which
+	// the step before uses while they are on their way.
+	loadRecords := func(from ptx.Reg) {
+		k.Add(i, from, k.lane)
+		k.SetpU(ptx.LT, q, i, nrec)
+		k.MulWide(addr, i, ptx.Imm(recBytes))
+		k.Add(addr, addr, k.recBase)
+		k.If(q).Ld(ptx.Global, "u32", nextW0, ptx.At(addr, 0))
+		k.If(q).Ld(ptx.Global, "u32", nextOff, ptx.At(addr, 4))
+	}
+	k.Mov(nextW0, ptx.Imm(0))
+	k.Mov(nextOff, ptx.Imm(0))
+	loadRecords(b0)
 	k.Place(batch)
 	k.SetpU(ptx.GE, q, b0, nrec)
 	k.If(q).BraUni(last)
-
-	i, w0, off, mp, ln, end, prev := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
-	litLen, ml4, e1, e2, size, incl, start := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
-	addr := k.NewReg64()
 	k.Add(i, b0, k.lane)
 	k.SetpU(ptx.LT, valid, i, nrec)
-	k.MulWide(addr, i, ptx.Imm(recBytes))
-	k.Add(addr, addr, k.recBase)
-	k.Mov(w0, ptx.Imm(0))
-	k.Mov(off, ptx.Imm(0))
-	k.If(valid).Ld(ptx.Global, "u32", w0, ptx.At(addr, 0))
-	k.If(valid).Ld(ptx.Global, "u32", off, ptx.At(addr, 4))
+	k.Mov(w0, nextW0)
+	k.Mov(off, nextOff)
+	k.Add(t, b0, ptx.Imm(32))
+	loadRecords(t)
+	k.Note("the next step's records, on their way during this one")
 	k.And(mp, w0, ptx.Hex(0xffff))
 	k.Shr(ln, w0, ptx.Imm(16))
 	k.Add(end, mp, ln)
@@ -884,7 +896,7 @@ func (k *pageKernel) writeBlock() {
 	k.Add(size, size, ptx.Imm(3))
 	k.Selp(size, size, ptx.Imm(0), valid)
 	k.Mov(incl, size)
-	src, t := k.NewReg32(), k.NewReg32()
+	src := k.NewReg32()
 	for d := 1; d < 32; d *= 2 {
 		k.Sub(src, k.lane, ptx.Imm(d))
 		k.ShflIdx(t, incl, src, ptx.Imm(31), ptx.FullMask)
@@ -921,7 +933,11 @@ func (k *pageKernel) writeBlock() {
 	k.If(valid).St(ptx.Shared, "u8", ptx.At(baddr, 1), t)
 
 	k.Comment("length bytes, where a lane has any: byte j of each is min(n-15-255j, 255)")
-	noExt, ext := k.NewLabel("no_ext"), k.NewLabel("ext")
+	noExt, ext, litsDone := k.NewLabel("no_ext"), k.NewLabel("ext"), k.NewLabel("lits_done")
+	litIn, litByte := make([]ptx.Reg, inlineLits/2), make([]ptx.Reg, inlineLits/2)
+	for j := range litIn {
+		litIn[j], litByte[j] = k.NewPred(), k.NewReg32()
+	}
 	j, v := k.NewReg32(), k.NewReg32()
 	k.Or(t, e1, e2)
 	k.SetpU(ptx.NE, q, t, ptx.Imm(0))
@@ -952,7 +968,7 @@ func (k *pageKernel) writeBlock() {
 	k.If(q).BraUni(ext)
 	k.Place(noExt)
 
-	k.Comment("literal runs of up to 16 bytes: each lane its own, a byte a step")
+	k.Comment("literal runs of up to 16 bytes: each lane its own, all its loads before its stores")
 	n, paddr := k.NewReg32(), k.NewReg64()
 	inl, longs := k.NewPred(), k.NewReg32()
 	k.SetpU(ptx.LE, inl, litLen, ptx.Imm(inlineLits))
@@ -962,25 +978,24 @@ func (k *pageKernel) writeBlock() {
 	k.AndPred(q, q, valid)
 	k.Ballot(longs, q, ptx.FullMask)
 	k.Note("the lanes with longer runs")
-	lits, litsDone := k.NewLabel("lits"), k.NewLabel("lits_done")
-	k.SetpU(ptx.NE, q, n, ptx.Imm(0))
-	k.Ballot(t, q, ptx.FullMask)
-	k.SetpU(ptx.EQ, q, t, ptx.Imm(0))
-	k.If(q).BraUni(litsDone)
-	k.Mov(j, ptx.Imm(0))
-	k.Place(lits)
-	k.SetpU(ptx.LT, q, j, n)
-	k.Add(t, prev, j)
-	k.pageAt(paddr, t)
-	k.If(q).Ld(ptx.Shared, "u8", v, ptx.At(paddr, 0))
-	k.Add(t, litAt, j)
-	k.blkAt(baddr, t)
-	k.If(q).St(ptx.Shared, "u8", ptx.At(baddr, 0), v)
-	k.Add(j, j, ptx.Imm(1))
-	k.SetpU(ptx.LT, q, j, n)
-	k.Ballot(t, q, ptx.FullMask)
-	k.SetpU(ptx.NE, q, t, ptx.Imm(0))
-	k.If(q).BraUni(lits)
+	k.pageAt(paddr, prev)
+	k.blkAt(baddr, litAt)
+	for half := 0; half < inlineLits; half += inlineLits / 2 {
+		if half > 0 {
+			k.SetpU(ptx.GT, q, n, ptx.Imm(half))
+			k.Ballot(t, q, ptx.FullMask)
+			k.SetpU(ptx.EQ, q, t, ptx.Imm(0))
+			k.If(q).BraUni(litsDone)
+			k.Note("no lane has more than 8")
+		}
+		for j := half; j < half+inlineLits/2; j++ {
+			k.SetpU(ptx.GT, litIn[j-half], n, ptx.Imm(j))
+			k.If(litIn[j-half]).Ld(ptx.Shared, "u8", litByte[j-half], ptx.At(paddr, int64(j)))
+		}
+		for j := half; j < half+inlineLits/2; j++ {
+			k.If(litIn[j-half]).St(ptx.Shared, "u8", ptx.At(baddr, int64(j)), litByte[j-half])
+		}
+	}
 	k.Place(litsDone)
 
 	k.Comment("longer literal runs: the warp copies each, 32 bytes a step")
@@ -1040,23 +1055,36 @@ func (k *pageKernel) lengthByte(dst, n, j ptx.Reg) {
 }
 
 // copyLiterals copies the cnt > 0 bytes of the page at from to the block
-// at to, 32 a step, lane l byte l of each.
+// at to, 128 a step, lane l bytes l, l+32, l+64 and l+96 of each, its four
+// loads before its stores.
 func (k *pageKernel) copyLiterals(to, from, cnt ptx.Reg) {
-	j0, j, v := k.NewReg32(), k.NewReg32(), k.NewReg32()
+	const unroll = 4
+	j0, rem, x := k.NewReg32(), k.NewReg32(), k.NewReg32()
 	q := k.NewPred()
+	in, v := make([]ptx.Reg, unroll), make([]ptx.Reg, unroll)
+	for u := range in {
+		in[u], v[u] = k.NewPred(), k.NewReg32()
+	}
 	paddr, baddr := k.NewReg64(), k.NewReg64()
 	step := k.NewLabel("copy_lits")
 	k.Mov(j0, ptx.Imm(0))
+	k.Sub(rem, cnt, k.lane)
+	k.Add(x, from, k.lane)
+	k.pageAt(paddr, x)
+	k.Add(x, to, k.lane)
+	k.blkAt(baddr, x)
 	k.Place(step)
-	k.Add(j, j0, k.lane)
-	k.SetpU(ptx.LT, q, j, cnt)
-	k.Add(v, from, j)
-	k.pageAt(paddr, v)
-	k.If(q).Ld(ptx.Shared, "u8", v, ptx.At(paddr, 0))
-	k.Add(j, j, to)
-	k.blkAt(baddr, j)
-	k.If(q).St(ptx.Shared, "u8", ptx.At(baddr, 0), v)
-	k.Add(j0, j0, ptx.Imm(32))
+	for u := range unroll {
+		k.SetpS(ptx.GT, in[u], rem, ptx.Imm(32*u))
+		k.If(in[u]).Ld(ptx.Shared, "u8", v[u], ptx.At(paddr, int64(32*u)))
+	}
+	for u := range unroll {
+		k.If(in[u]).St(ptx.Shared, "u8", ptx.At(baddr, int64(32*u)), v[u])
+	}
+	k.Add(paddr, paddr, ptx.Imm(32*unroll))
+	k.Add(baddr, baddr, ptx.Imm(32*unroll))
+	k.Sub(rem, rem, ptx.Imm(32*unroll))
+	k.Add(j0, j0, ptx.Imm(32*unroll))
 	k.SetpU(ptx.LT, q, j0, cnt)
 	k.If(q).BraUni(step)
 }
