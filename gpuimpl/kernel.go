@@ -738,10 +738,9 @@ func (k *pageKernel) shortLength(p, a1, b1, a2, b2 ptx.Reg) ptx.Reg {
 	return n
 }
 
-// mayGoOn marks a length from shortLength that is only a lower bound. It
-// makes the sequence's match length field too large for shortSequence, so
-// that such a match takes the general path, which extends it, with no
-// test of its own.
+// mayGoOn marks a length from shortLength that is only a lower bound:
+// such a match takes the general path, which extends it (selectLanes's
+// longRev).
 const mayGoOn = 256
 
 // shortCap is the longest length shortLength finds.

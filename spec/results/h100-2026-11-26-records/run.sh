@@ -4,8 +4,8 @@
 # one round of the pinned copy, PageBuffer batches one at a time and streams
 # of them (EndToEnd/gpubuf, EndToEndAsync) at 1,000 to 10,000 pages.
 # Binaries: make gpu-binaries (build/gpu). Usage: COMMIT=<c> run.sh; leaves
-# $OUT/records.tgz.
-R=records
+# $OUT/$R.tgz (R defaults to records).
+R=${R:-records}
 root=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$root"
 O=$OUT/$R
