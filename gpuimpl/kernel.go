@@ -526,7 +526,7 @@ func (k *pageKernel) parse() {
 	k.If(none).BraUni(nextGroup)
 	selectBody, otherSeq := k.NewLabel("select_body"), k.NewLabel("other_seq")
 	k.Place(selectBody)
-	m, long, isM := k.NewReg32(), k.NewPred(), k.NewPred()
+	m, long, isM, offset := k.NewReg32(), k.NewPred(), k.NewPred(), k.NewReg32()
 	k.BfindShiftAmt(m, elig)
 	{
 		a, b := k.NewReg32(), k.NewReg32()
@@ -535,6 +535,8 @@ func (k *pageKernel) parse() {
 		k.SetpU(ptx.GT, long, a, b)
 		k.Note("the highest bit of elig, the lowest lane, is in longRev: its match may go on")
 	}
+	k.ShflIdx(offset, laneOffset, m, ptx.Imm(31), ptx.FullMask)
+	k.Note("the match's offset, which only the general path uses, on its way before the branch")
 	k.If(long).BraUni(otherSeq)
 	k.ShflIdx(elig, laneNext, m, ptx.Imm(31), ptx.FullMask)
 	k.Note("the next match's lanes, as lane m found them from its match's end")
@@ -557,10 +559,8 @@ func (k *pageKernel) parse() {
 
 	k.Place(otherSeq)
 	k.Comment("a match that may go on: the warp extends it")
-	mp, offset, length, rec := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+	mp, length, rec := k.NewReg32(), k.NewReg32(), k.NewReg32()
 	k.Add(mp, k.base, m)
-	k.ShflIdx(offset, laneOffset, m, ptx.Imm(31), ptx.FullMask)
-	k.ShflIdx(length, laneLen, m, ptx.Imm(31), ptx.FullMask)
 	k.extend(length, mp, offset)
 	k.Shl(rec, length, ptx.Imm(16))
 	k.Or(rec, rec, mp)
@@ -746,16 +746,13 @@ const mayGoOn = 256
 // shortCap is the longest length shortLength finds.
 const shortCap = 12
 
-// extend completes length, the match at mp with the offset as
-// shortLength found it (PARSE-4): when it may go on (mayGoOn), the warp
-// compares 128 bytes per step, 4 per lane, from shortCap on.
+// extend sets length to that of the match at mp with offset, whose first
+// shortCap bytes shortLength found equal short of the bound (mayGoOn;
+// PARSE-4): the warp compares 128 bytes per step, 4 per lane, from shortCap
+// on.
 func (k *pageKernel) extend(length, mp, offset ptx.Reg) {
 	k.Comment("PARSE-4: a match of 12 bytes or more goes on 128 bytes a step; a lane stops at a mismatch or at p+L = 4091")
-	done := k.NewLabel("extended")
 	off, maxL := k.NewReg32(), k.NewReg32()
-	final := k.NewPred()
-	k.SetpU(ptx.LT, final, length, ptx.Imm(mayGoOn))
-	k.If(final).BraUni(done)
 	k.Sub(maxL, ptx.Imm(matchEnd), mp)
 	mc, lane4, i, a, b, e, lim, stops := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
 	k.Sub(mc, mp, offset)
@@ -774,10 +771,12 @@ func (k *pageKernel) extend(length, mp, offset ptx.Reg) {
 		k.Note("the step's reads go past the chunks stored")
 	}
 	k.Add(i, off, lane4)
-	k.Add(a, mp, i)
-	k.pageWord(a, a)
-	k.Add(b, mc, i)
-	k.pageWord(b, b)
+	k.MinU(a, i, maxL)
+	k.Note("a lane past the bound reads inside the page and compares nothing")
+	k.Add(b, mc, a)
+	k.Add(a, mp, a)
+	k.wordAt(a, a)
+	k.wordAt(b, b)
 	k.Xor(e, a, b)
 	k.Brev(e, e)
 	k.Clz(e, e)
@@ -798,17 +797,14 @@ func (k *pageKernel) extend(length, mp, offset ptx.Reg) {
 	k.Mad(length, s, ptx.Imm(4), e)
 	k.Add(length, length, off)
 	k.Sub(length, length, ptx.Imm(128))
-	k.Place(done)
 }
 
-// pageWord sets dst to u32(pos) of the page copy for any pos: a position
-// past 4088 reads the page's last 8 bytes instead, which only lanes past a
-// match's bound do.
-func (k *pageKernel) pageWord(dst, pos ptx.Reg) {
+// wordAt sets dst to u32(pos) of the page copy for pos <= 4091: the
+// aligned words at pos&^3 and after lie inside the page.
+func (k *pageKernel) wordAt(dst, pos ptx.Reg) {
 	w, sh, lo, hi := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
 	addr := k.NewReg64()
 	k.And(w, pos, ptx.Hex(0xfffffffc))
-	k.MinU(w, w, ptx.Imm(PageSize-8))
 	k.pageAt(addr, w)
 	k.Ld(ptx.Shared, "u32", lo, ptx.At(addr, 0))
 	k.Ld(ptx.Shared, "u32", hi, ptx.At(addr, 4))
