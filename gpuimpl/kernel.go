@@ -507,7 +507,7 @@ func (k *pageKernel) parse() {
 	revMatches := k.NewReg32()
 	k.Brev(revMatches, matches)
 	k.Note("lane l at bit 31-l: the lowest lane is then one bfind, off the chain from one match to the next")
-	laneNext, laneEnd, laneRec, longRev, shortRev := k.selectLanes(p, laneLen, revMatches)
+	nextIdx, laneEnd, laneRec, longLanes := k.selectLanes(p, laneLen, revMatches)
 
 	k.Place(selectMatch)
 	k.Comment("PARSE-5: the lowest matching lane at or after the cursor")
@@ -524,31 +524,30 @@ func (k *pageKernel) parse() {
 	k.Note("literals pending from earlier groups put the cursor before the group")
 	eligible(rel)
 	k.If(none).BraUni(nextGroup)
-	selectBody, otherSeq := k.NewLabel("select_body"), k.NewLabel("other_seq")
-	k.Place(selectBody)
-	m, long, isM, offset := k.NewReg32(), k.NewPred(), k.NewPred(), k.NewReg32()
+	selectFirst, selectBody, otherSeq := k.NewLabel("select_first"), k.NewLabel("select_body"), k.NewLabel("other_seq")
+	m, mNext, t, offset := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+	long, isM, again := k.NewPred(), k.NewPred(), k.NewPred()
+	k.Place(selectFirst)
 	k.BfindShiftAmt(m, elig)
-	{
-		a, b := k.NewReg32(), k.NewReg32()
-		k.And(a, elig, longRev)
-		k.And(b, elig, shortRev)
-		k.SetpU(ptx.GT, long, a, b)
-		k.Note("the highest bit of elig, the lowest lane, is in longRev: its match may go on")
-	}
+	k.Place(selectBody)
+	k.ShflIdx(mNext, nextIdx, m, ptx.Imm(31), ptx.FullMask)
+	k.Note("the next match's lane, as lane m found it from its match's end (0xffffffff for none): the chain from one match to the next")
+	k.Shr(t, longLanes, m)
+	k.And(t, t, ptx.Imm(1))
+	k.SetpU(ptx.NE, long, t, ptx.Imm(0))
 	k.ShflIdx(offset, laneOffset, m, ptx.Imm(31), ptx.FullMask)
 	k.Note("the match's offset, which only the general path uses, on its way before the branch")
 	k.If(long).BraUni(otherSeq)
-	k.ShflIdx(elig, laneNext, m, ptx.Imm(31), ptx.FullMask)
-	k.Note("the next match's lanes, as lane m found them from its match's end")
+	k.Note("its match may go on")
 	k.SetpU(ptx.EQ, isM, k.lane, m)
 	k.If(isM).St(ptx.Global, "u32", ptx.At(k.recPtr, 0), laneRec)
 	k.If(isM).St(ptx.Global, "u32", ptx.At(k.recPtr, 4), laneOffset)
 	k.Note("the sequence's record, by the lane of its match; writeBlock writes the sequence")
 	k.Add(k.recPtr, k.recPtr, ptx.Imm(recBytes))
-	k.SetpU(ptx.EQ, none, elig, ptx.Imm(0))
-	k.IfNot(none).BraUni(selectBody)
 	k.ShflIdx(k.cursor, laneEnd, m, ptx.Imm(31), ptx.FullMask)
-	k.Note("the cursor after the group's last match")
+	k.SetpU(ptx.LT, again, mNext, ptx.Imm(32))
+	k.Mov(m, mNext)
+	k.If(again).BraUni(selectBody)
 
 	k.Place(nextGroup)
 	k.Mov(cand, tcand)
@@ -571,7 +570,7 @@ func (k *pageKernel) parse() {
 	eligible(rel)
 	k.Note("the next match's lanes from the match's end, as the select loop finds them")
 	k.Add(k.cursor, mp, length)
-	k.IfNot(none).BraUni(selectBody)
+	k.IfNot(none).BraUni(selectFirst)
 	k.BraUni(nextGroup)
 }
 
@@ -580,24 +579,22 @@ func (k *pageKernel) parse() {
 const recBytes = 8
 
 // selectLanes computes what the select loop needs of each matching lane
-// (PARSE-5), so that its chain from one match to the next is a bfind and a
-// shuffle: laneNext, the matching lanes at or after the lane's match's
-// end, reversed like revMatches; laneEnd, that end; laneRec, the first
-// word of its record; longRev, the lanes whose match may go on (reversed),
-// and shortRev, the others.
-func (k *pageKernel) selectLanes(p, laneLen, revMatches ptx.Reg) (laneNext, laneEnd, laneRec, longRev, shortRev ptx.Reg) {
-	laneNext, laneEnd, laneRec, longRev, shortRev = k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+// (PARSE-5), so that its chain from one match to the next is one shuffle:
+// nextIdx, the lowest matching lane at or after the lane's match's end
+// (0xffffffff for none); laneEnd, that end; laneRec, the first word of its
+// record; and longLanes, the lanes whose match may go on, lane l at bit l.
+func (k *pageKernel) selectLanes(p, laneLen, revMatches ptx.Reg) (nextIdx, laneEnd, laneRec, longLanes ptx.Reg) {
+	nextIdx, laneEnd, laneRec, longLanes = k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
 	long := k.NewPred()
-	k.Add(laneNext, k.lane, laneLen)
-	k.Shr(laneNext, ptx.Hex(0xffffffff), laneNext)
-	k.And(laneNext, laneNext, revMatches)
+	k.Add(nextIdx, k.lane, laneLen)
+	k.Shr(nextIdx, ptx.Hex(0xffffffff), nextIdx)
+	k.And(nextIdx, nextIdx, revMatches)
+	k.BfindShiftAmt(nextIdx, nextIdx)
 	k.Add(laneEnd, p, laneLen)
 	k.Shl(laneRec, laneLen, ptx.Imm(16))
 	k.Or(laneRec, laneRec, p)
 	k.SetpU(ptx.GE, long, laneLen, ptx.Imm(mayGoOn))
-	k.Ballot(longRev, long, ptx.FullMask)
-	k.Brev(longRev, longRev)
-	k.Not(shortRev, longRev)
+	k.Ballot(longLanes, long, ptx.FullMask)
 	return
 }
 
