@@ -979,17 +979,17 @@ func (k *pageKernel) writeBlock() {
 			k.If(q).BraUni(litsDone)
 			k.Note("no lane has more than 8")
 		}
-		for j := half; j < half+inlineLits/2; j++ {
-			k.SetpU(ptx.GT, litIn[j-half], n, ptx.Imm(j))
-			k.If(litIn[j-half]).Ld(ptx.Shared, "u8", litByte[j-half], ptx.At(paddr, int64(j)))
+		for i := range inlineLits / 2 {
+			k.SetpU(ptx.GT, litIn[i], n, ptx.Imm(half+i))
+			k.If(litIn[i]).Ld(ptx.Shared, "u8", litByte[i], ptx.At(paddr, int64(half+i)))
 		}
-		for j := half; j < half+inlineLits/2; j++ {
-			k.If(litIn[j-half]).St(ptx.Shared, "u8", ptx.At(baddr, int64(j)), litByte[j-half])
+		for i := range inlineLits / 2 {
+			k.If(litIn[i]).St(ptx.Shared, "u8", ptx.At(baddr, int64(half+i)), litByte[i])
 		}
 	}
 	k.Place(litsDone)
 
-	k.Comment("longer literal runs: the warp copies each, 32 bytes a step")
+	k.Comment("longer literal runs: the warp copies each, 128 bytes a step")
 	runs, runsDone := k.NewLabel("runs"), k.NewLabel("runs_done")
 	from, to, cnt := k.NewReg32(), k.NewReg32(), k.NewReg32()
 	k.SetpU(ptx.EQ, q, longs, ptx.Imm(0))
