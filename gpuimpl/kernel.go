@@ -29,7 +29,7 @@ const (
 	// MetaKindShift places the kind above the payload length in a meta word.
 	MetaKindShift = 24
 	// RecSlot is the size of one page's record area in the recs buffer:
-	// 8 bytes for each of at most 1,021 sequences (GPU-1).
+	// 8 bytes for each of at most 1,021 sequences (GPU-1; TestKernelInterface).
 	RecSlot = 8192
 )
 

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/lz4warp/lz4warp/internal/golden"
-
 	"github.com/lz4warp/lz4warp/internal/ptxas"
+	"github.com/lz4warp/lz4warp/reference"
 )
 
 // Targets lists the architectures of GPU-2.
@@ -59,6 +59,11 @@ func TestKernelInterface(t *testing.T) {
 	}
 	if SharedPerBlock != 48*1024 || PagesPerBlock != 4 || OutSlot != 3072 || ThreadsPerBlock != 128 || RecSlot != 8192 {
 		t.Errorf("constants differ from GPU-1/GPU-5")
+	}
+	// A page has at most one sequence per 4 positions from position 1 to the
+	// last a match may start at (PARSE-4, PARSE-6), and each takes a record.
+	if most := (lastPos-1)/reference.MinMatch + 1; RecSlot < most*recBytes {
+		t.Errorf("RecSlot %d holds fewer than the %d records a page may have", RecSlot, most)
 	}
 }
 
