@@ -96,8 +96,8 @@ type pageKernel struct {
 	groupLimit, extendLimit ptx.Reg
 	storeNext               [2]ptx.Label
 	storeBack               [2]ptx.Label
-	// Per-lane constants of the inner loops: (lane-1)&31, those of the
-	// group's word loads, and dstSlot+lane.
+	// Per-lane constants: (lane-1)&31, the lane before (writeBlock's
+	// literal starts), and those of the group's word loads.
 	laneM1              ptx.Reg
 	laneWord, laneShift ptx.Reg // lane&^3 and 8·(lane&3)
 	raw                 ptx.Label
@@ -198,8 +198,10 @@ const (
 	// groupReach and extendReach bound what a group's iteration and an
 	// extension step read ahead of base and of the step's first position,
 	// mp+off: the group words of g+2 end by base+100; an extension step's
-	// words end by mp+off+132, and the literals that may follow the match
-	// by 31 bytes past its end.
+	// words end by mp+off+132. The 32 bytes more of extendReach were for the
+	// literals after a match, which the parse no longer reads (writeBlock
+	// runs once every chunk is stored); kept, since they only store a chunk
+	// a little earlier.
 	groupReach  = 100
 	extendReach = 132 + 32
 )
@@ -410,7 +412,7 @@ func (k *pageKernel) parse() {
 	k.laneM1 = k.NewReg32()
 	k.Add(k.laneM1, k.lane, ptx.Imm(31))
 	k.And(k.laneM1, k.laneM1, ptx.Imm(31))
-	k.Note("lane-1, and 31 at lane 0, which writes a token, not a literal")
+	k.Note("lane-1, and 31 at lane 0, which takes the step before's last end instead")
 	k.laneWord, k.laneShift = k.NewReg32(), k.NewReg32()
 	k.And(k.laneWord, k.lane, ptx.Hex(0xfffffffc))
 	k.And(k.laneShift, k.lane, ptx.Imm(3))
