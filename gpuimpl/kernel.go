@@ -1,6 +1,7 @@
 package gpuimpl
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/lz4warp/lz4warp/internal/ptx"
@@ -100,7 +101,12 @@ type pageKernel struct {
 	// literal starts), and those of the group's word loads.
 	laneM1              ptx.Reg
 	laneWord, laneShift ptx.Reg // lane&^3 and 8·(lane&3)
-	raw                 ptx.Label
+	// The aligned words 4 and after of the group's and of the candidates'
+	// loads (shortLength's words past u32(p+8)): loaded only where they
+	// lie inside the page, so set once before the loop, which leaves
+	// defined values, unused, in the other lanes.
+	groupExtra, candExtra []ptx.Reg
+	raw                   ptx.Label
 	// The page's record area (RecSlot bytes at recs) and the next record.
 	recBase, recPtr ptx.Reg
 }
@@ -428,8 +434,12 @@ func (k *pageKernel) parse() {
 	k.WarpSync(ptx.FullMask)
 	k.Note("the page copy is complete")
 	k.Mov(k.base, ptx.Imm(0))
-	k.groupWords(k.base, h, ptx.Reg{}, ptx.Reg{})
+	k.groupWords(k.base, h, nil)
 	k.hash(h, h)
+	k.groupExtra, k.candExtra = k.regs(shortWords-2), k.regs(shortWords-2)
+	for _, w := range append(k.groupExtra, k.candExtra...) {
+		k.Mov(w, ptx.Imm(0))
+	}
 	k.Mov(k.base, ptx.Hex(0xffffffe0))
 	k.Note("-32: the group before the first, whose lanes are all past the last position")
 	k.Mov(cand, ptx.Imm(emptyEntry))
@@ -459,8 +469,8 @@ func (k *pageKernel) parse() {
 	k.Ld(ptx.Shared, "u16", entry, ptx.At(slot, 0))
 	k.Note("group g+1's entry before its update, after group g's")
 
-	cur, next1, next2 := k.NewReg32(), k.NewReg32(), k.NewReg32()
-	k.groupWords(k.base, cur, next1, next2)
+	cur, next := k.NewReg32(), k.regs(shortWords)
+	k.groupWords(k.base, cur, next)
 	k.Note("group g's words: loaded again rather than kept, which would take moves")
 
 	k.Comment("PARSE-3, group g: which lanes at or after the cursor have a verified candidate")
@@ -472,31 +482,34 @@ func (k *pageKernel) parse() {
 	cv, matches := k.NewReg32(), k.NewReg32()
 	k.Selp(cv, cand, ptx.Imm(0), wanted)
 	k.Note("a match that covers the group leaves no lane wanted")
-	c0, c1, c2, noMatch := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewPred()
+	c0, cnext, noMatch := k.NewReg32(), k.regs(shortWords), k.NewPred()
 	k.sets(tbase, tp, h, tvalid, slot, entry, tcand, func() {
 		k.Comment("group g's candidate words and group g+2's hash, behind group g+1's store and read back (the loop's longest path)")
-		w0, w1, w2, w3, sh := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+		w, sh := append(k.regs(4), k.candExtra...), k.NewReg32()
 		{
-			// u32(c), u32(c+4), u32(c+8): c <= 4083, so the four aligned
-			// words from c&^3 lie inside the page.
+			// u32(c) to u32(c+8): c <= 4083, so the four aligned words
+			// from c&^3 lie inside the page; the words after them are
+			// loaded where they do too, which they do wherever the lane
+			// compares them (see loadExtra).
 			addr := k.NewReg64()
 			k.And(sh, cv, ptx.Hex(0xfffffffc))
 			k.pageAt(addr, sh)
-			k.Ld(ptx.Shared, "u32", w0, ptx.At(addr, 0))
-			k.Ld(ptx.Shared, "u32", w1, ptx.At(addr, 4))
-			k.Ld(ptx.Shared, "u32", w2, ptx.At(addr, 8))
-			k.Ld(ptx.Shared, "u32", w3, ptx.At(addr, 12))
+			for i := range 4 {
+				k.Ld(ptx.Shared, "u32", w[i], ptx.At(addr, int64(4*i)))
+			}
+			k.loadExtra(w[4:], sh, addr, 16)
 		}
 		acur, next := k.NewReg32(), k.NewReg32()
 		k.Add(next, k.base, ptx.Imm(64))
-		k.groupWords(next, acur, ptx.Reg{}, ptx.Reg{})
+		k.groupWords(next, acur, nil)
 		k.hash(ah, acur)
 		k.Note("PARSE-1, group g+2")
 		k.And(sh, cv, ptx.Imm(3))
 		k.Shl(sh, sh, ptx.Imm(3))
-		k.ShfR(c0, w0, w1, sh)
-		k.ShfR(c1, w1, w2, sh)
-		k.ShfR(c2, w2, w3, sh)
+		k.ShfR(c0, w[0], w[1], sh)
+		for j, c := range cnext {
+			k.ShfR(c, w[j+1], w[j+2], sh)
+		}
 		k.SetpU(ptx.EQ, ok, c0, cur)
 		k.AndPred(ok, ok, wanted)
 		k.Ballot(matches, ok, ptx.FullMask)
@@ -504,7 +517,7 @@ func (k *pageKernel) parse() {
 		k.Note("decided before the branch on lost lanes, so that the branch below needs no wait")
 	})
 	k.If(noMatch).BraUni(nextGroup)
-	laneLen, laneOffset := k.shortLength(p, next1, c1, next2, c2), k.NewReg32()
+	laneLen, laneOffset := k.shortLength(p, next, cnext), k.NewReg32()
 	k.Sub(laneOffset, p, cand)
 	revMatches := k.NewReg32()
 	k.Brev(revMatches, matches)
@@ -669,69 +682,113 @@ func (k *pageKernel) hash(h, w ptx.Reg) {
 	k.Shr(h, h, ptx.Imm(32-12))
 }
 
-// groupWords sets cur, next1 and next2 to u32(p), u32(p+4) and u32(p+8)
-// of each lane's position p = base+lane, from the aligned words at p&^3
-// and after: base is a multiple of 32, so p&^3 = base + (lane&^3) and the
-// shift is 8·(lane&3). Both addresses stay inside the page: a valid lane
-// p <= 4084 reads exactly its words, except p = 4084's last two (its match
-// ends by p+7); a lane past the last position, or of the group after the
-// last, or of the group before the first, reads words it does not use.
-// With next1 the zero Reg, it sets cur only.
-func (k *pageKernel) groupWords(base, cur, next1, next2 ptx.Reg) {
-	w0, w1, w2, w3, w, x := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+// groupWords sets cur to u32(p) of each lane's position p = base+lane and,
+// unless next is nil, next[j-1] to u32(p+4j) for j = 1 to shortWords, from
+// the aligned words at p&^3 and after: base is a multiple of 32, so p&^3 =
+// base + (lane&^3) and the shift is 8·(lane&3). The first four addresses
+// stay inside the page: a valid lane p <= 4084 reads exactly its words
+// there, except p = 4084's last two (its match ends by p+7); a lane past
+// the last position, or of the group after the last, or of the group
+// before the first, reads words it does not use. The words after them are
+// loaded where they lie inside the page (loadExtra).
+func (k *pageKernel) groupWords(base, cur ptx.Reg, next []ptx.Reg) {
+	w, x := k.NewReg32(), k.NewReg32()
+	words := k.regs(4)
 	addr := k.NewReg64()
 	k.Add(w, base, k.laneWord)
 	k.MinU(x, w, ptx.Imm(PageSize-8))
 	k.pageAt(addr, x)
-	k.Ld(ptx.Shared, "u32", w0, ptx.At(addr, 0))
-	k.Ld(ptx.Shared, "u32", w1, ptx.At(addr, 4))
-	if next1 == (ptx.Reg{}) {
-		k.ShfR(cur, w0, w1, k.laneShift)
+	k.Ld(ptx.Shared, "u32", words[0], ptx.At(addr, 0))
+	k.Ld(ptx.Shared, "u32", words[1], ptx.At(addr, 4))
+	if next == nil {
+		k.ShfR(cur, words[0], words[1], k.laneShift)
 		return
 	}
 	k.Add(x, w, ptx.Imm(8))
 	k.MinU(x, x, ptx.Imm(PageSize-8))
 	k.pageAt(addr, x)
-	k.Ld(ptx.Shared, "u32", w2, ptx.At(addr, 0))
-	k.Ld(ptx.Shared, "u32", w3, ptx.At(addr, 4))
-	k.ShfR(cur, w0, w1, k.laneShift)
-	k.ShfR(next1, w1, w2, k.laneShift)
-	k.ShfR(next2, w2, w3, k.laneShift)
+	k.Ld(ptx.Shared, "u32", words[2], ptx.At(addr, 0))
+	k.Ld(ptx.Shared, "u32", words[3], ptx.At(addr, 4))
+	words = append(words, k.groupExtra...)
+	k.loadExtra(words[4:], w, addr, 8)
+	k.ShfR(cur, words[0], words[1], k.laneShift)
+	for j, n := range next {
+		k.ShfR(n, words[j+1], words[j+2], k.laneShift)
+	}
 }
 
-// shortLength returns each lane's match length as far as its next 8 bytes
-// tell (PARSE-4): 4 plus the equal bytes of u32(p+4) = u32(c+4) and
-// u32(p+8) = u32(c+8), bounded by p+L <= 4091. A length of shortCap at a
-// lane whose bound is further is only a lower bound: extend goes on from
-// there. Every lane computes it at once, so that a group's matches cost no
-// extension step unless they are longer. It lies between the group's
-// verification and its first match, so its steps are kept few: both
-// words' counts side by side, one select, the bound, and the mark of a
-// match that may go on, decided from the xors beside them.
-func (k *pageKernel) shortLength(p, a1, b1, a2, b2 ptx.Reg) ptx.Reg {
-	k.Comment("PARSE-4: every lane's match length up to 12 bytes, from the words after p and c")
-	d1, d2, n, maxL, flag := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
-	allEqual, room, inFirst := k.NewPred(), k.NewPred(), k.NewPred()
-	k.Xor(d1, a1, b1)
-	k.Xor(d2, a2, b2)
-	k.Or(flag, d1, d2)
+// loadExtra loads the aligned words 4 and after from a (a multiple of 4),
+// extra[i] = the word at a+16+4i, where it lies inside the page; addr is
+// the shared address of a+16-delta. A lane compares word j of its position
+// p (p&^3 = a) only while its bound is further, p+4j <= 4090, so the word
+// it needs starts by 4092 and is loaded; a candidate's words lie before
+// its position's.
+func (k *pageKernel) loadExtra(extra []ptx.Reg, a, addr ptx.Reg, delta int) {
+	inPage := k.NewPred()
+	for i, w := range extra {
+		k.SetpU(ptx.LE, inPage, a, ptx.Imm(PageSize-4-16-4*i))
+		k.If(inPage).Ld(ptx.Shared, "u32", w, ptx.At(addr, int64(delta+4*i)))
+	}
+}
+
+// regs returns n new 32-bit registers.
+func (k *pageKernel) regs(n int) []ptx.Reg {
+	r := make([]ptx.Reg, n)
+	for i := range r {
+		r[i] = k.NewReg32()
+	}
+	return r
+}
+
+// shortLength returns each lane's match length as far as its words after
+// the first tell (PARSE-4): 4 plus the equal bytes of u32(p+4j) =
+// u32(c+4j) for j = 1 to shortWords, bounded by p+L <= 4091. A length of
+// shortCap at a lane whose bound is further is only a lower bound: extend
+// goes on from there. Every lane computes it at once, so that a group's
+// matches cost no extension step unless they are longer. It lies between
+// the group's verification and its first match, so its steps are kept
+// few: the words' counts side by side, one select per word after the
+// first, the bound, and the mark of a match that may go on, decided from
+// the xors beside them.
+func (k *pageKernel) shortLength(p ptx.Reg, a, b []ptx.Reg) ptx.Reg {
+	k.Comment(fmt.Sprintf("PARSE-4: every lane's match length up to %d bytes, from the words after p and c", shortCap))
+	d, n, maxL, flag := k.regs(len(a)), k.NewReg32(), k.NewReg32(), k.NewReg32()
+	allEqual, room := k.NewPred(), k.NewPred()
+	differs := make([]ptx.Reg, len(a)-1)
+	for j := range d {
+		k.Xor(d[j], a[j], b[j])
+	}
+	k.Or(flag, d[0], d[1])
+	for _, dj := range d[2:] {
+		k.Or(flag, flag, dj)
+	}
 	k.SetpU(ptx.EQ, allEqual, flag, ptx.Imm(0))
 	k.Sub(maxL, ptx.Imm(matchEnd), p)
 	k.SetpU(ptx.GT, room, maxL, ptx.Imm(shortCap))
 	k.AndPred(allEqual, allEqual, room)
 	k.Selp(flag, ptx.Imm(mayGoOn), ptx.Imm(0), allEqual)
-	k.Note("all 12 bytes equal, short of the bound: the match may go on")
-	k.SetpU(ptx.NE, inFirst, d1, ptx.Imm(0))
-	k.Brev(d1, d1)
-	k.Brev(d2, d2)
-	k.Clz(d1, d1)
-	k.Clz(d2, d2)
+	k.Note(fmt.Sprintf("all %d bytes equal, short of the bound: the match may go on", shortCap))
+	for j := range differs {
+		differs[j] = k.NewPred()
+		k.SetpU(ptx.NE, differs[j], d[j], ptx.Imm(0))
+	}
+	for j := range d {
+		k.Brev(d[j], d[j])
+	}
+	for j := range d {
+		k.Clz(d[j], d[j])
+	}
 	k.Note("equal low bits of each xor; 32 when the words are equal")
-	k.Shr(d1, d1, ptx.Imm(3))
-	k.Shr(d2, d2, ptx.Imm(3))
-	k.Add(d1, d1, ptx.Imm(4))
-	k.Add(d2, d2, ptx.Imm(8))
-	k.Selp(n, d1, d2, inFirst)
+	for j := range d {
+		k.Shr(d[j], d[j], ptx.Imm(3))
+		k.Add(d[j], d[j], ptx.Imm(4*(j+1)))
+	}
+	last := len(d) - 1
+	k.Selp(n, d[last-1], d[last], differs[last-1])
+	for j := last - 2; j >= 0; j-- {
+		k.Selp(n, d[j], n, differs[j])
+	}
+	k.Note("the count of the first word that differs")
 	k.MinU(n, n, maxL)
 	k.Or(n, n, flag)
 	return n
@@ -742,15 +799,19 @@ func (k *pageKernel) shortLength(p, a1, b1, a2, b2 ptx.Reg) ptx.Reg {
 // longRev).
 const mayGoOn = 256
 
-// shortCap is the longest length shortLength finds.
-const shortCap = 12
+// shortWords is the number of words after u32(p) that shortLength
+// compares, and shortCap the longest length it finds.
+const (
+	shortWords = 3
+	shortCap   = 4 + 4*shortWords
+)
 
 // extend sets length to that of the match at mp with offset, whose first
 // shortCap bytes shortLength found equal short of the bound (mayGoOn;
 // PARSE-4): the warp compares 128 bytes per step, 4 per lane, from shortCap
 // on.
 func (k *pageKernel) extend(length, mp, offset ptx.Reg) {
-	k.Comment("PARSE-4: a match of 12 bytes or more goes on 128 bytes a step; a lane stops at a mismatch or at p+L = 4091")
+	k.Comment(fmt.Sprintf("PARSE-4: a match of %d bytes or more goes on 128 bytes a step; a lane stops at a mismatch or at p+L = 4091", shortCap))
 	off, maxL := k.NewReg32(), k.NewReg32()
 	k.Sub(maxL, ptx.Imm(matchEnd), mp)
 	mc, lane4, i, a, b, e, lim, stops := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()

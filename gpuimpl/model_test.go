@@ -148,9 +148,9 @@ func warpModel(page *[PageSize]byte, winner func(lanes uint32) int) (kind uint32
 			m := uint32(bits.TrailingZeros32(elig))
 			mp, mc := base+m, cand[m]
 			maxL := uint32(PageSize-reference.LastLiterals) - mp
-			// shortLength: the lane's own 8 bytes after the first 4.
+			// shortLength: the lane's own words after the first.
 			length := uint32(reference.MinMatch)
-			for length < shortCap && page[mp+length] == page[mc+length] {
+			for length < min(shortCap, maxL) && page[mp+length] == page[mc+length] {
 				length++
 			}
 			length = min(length, maxL)
