@@ -47,6 +47,12 @@ extra() {
 		/^BenchmarkEndToEnd\/simd\/mixed\/100000/ { c = metric("MB/s") }
 		END { printf "; pinned H2D %s GB/s; mixed/100000: kernel %s GB/s, end to end gpu %s MB/s, gpubuf %s MB/s, simd %s MB/s", h, k, g, p, c }
 		' "$OUT/$1.log" ;;
+	bench-kernel) awk '
+		function metric(unit) { for (i = 2; i <= NF; i++) if ($i == unit) return $(i - 1); return "?" }
+		/^BenchmarkKernelQueued\/gpu\/mixed\/1000-/ { a = metric("kernel-GB/s") }
+		/^BenchmarkKernelQueued\/gpu\/mixed\/100000-/ { b = metric("kernel-GB/s") }
+		END { printf "; kernel queued, mixed: %s GB/s at 1000 pages, %s at 100000", a, b }
+		' "$OUT/$1.log" ;;
 	*) grep -hcE '^(--- PASS|ok|PASS)' "$OUT/$1.log" >/dev/null && printf '; %s passed, %s failed' \
 		"$(grep -c -- '--- PASS' "$OUT/$1.log")" "$(grep -c -- '--- FAIL' "$OUT/$1.log")" ;;
 	esac
@@ -95,7 +101,9 @@ for part in "${parts[@]}"; do
 		setup_goroot
 		run bench . lz4warp.test -test.run '^$' -test.bench "${BENCH:-EndToEnd|GPUKernel|PinnedH2D}" \
 			-test.benchtime "${BENCHTIME:-5x}" -test.timeout 30m -batches="${BATCHES:-1000,3000,10000,30000,100000}" ${BENCHFLAGS:-}
-		grep -hE '^Benchmark' "$OUT/bench.log" >"$OUT/bench.txt" 2>/dev/null
+		run bench-kernel gpuimpl gpuimpl.test -test.run '^$' -test.bench "${KERNELBENCH:-KernelQueued}" \
+			-test.benchtime "${KERNELBENCHTIME:-20x}" -test.timeout 30m
+		grep -hE '^Benchmark' "$OUT/bench.log" "$OUT/bench-kernel.log" >"$OUT/bench.txt" 2>/dev/null
 		;;
 	*) summary+=("$part: unknown part") ;;
 	esac
