@@ -31,12 +31,14 @@ const queueDepth = 1000
 // batch's pipeline runs it, behind its H2D copy in another stream.
 func BenchmarkKernelQueued(b *testing.B) {
 	for _, name := range dataset.Names() {
-		set, err := dataset.Load(name, queuedSizes[len(queuedSizes)-1])
-		if err != nil {
-			b.Skip(err)
-		}
 		for _, size := range queuedSizes {
 			b.Run(fmt.Sprintf("gpu/%s/%d", name, size), func(b *testing.B) {
+				// The batch of BenchmarkGPUKernel: a set's first pages
+				// depend on how many are loaded.
+				set, err := dataset.Load(name, size)
+				if err != nil {
+					b.Skip(err)
+				}
 				e := openEngine(b, Options{BatchPages: size, RingSlots: 1})
 				s := e.slots[0]
 				pages := make([][PageSize]byte, size)
