@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lz4warp/lz4warp/internal/cudart"
 	"github.com/lz4warp/lz4warp/internal/dataset"
 )
 
@@ -49,9 +48,7 @@ func BenchmarkKernelQueued(b *testing.B) {
 					b.Fatal(err)
 				}
 				launch := func(n int) {
-					err := s.stream.Launch(e.dev.fn, cudart.Dim{X: Blocks(n)}, cudart.Dim{X: ThreadsPerBlock}, 0,
-						uint64(s.dSrc), uint64(s.dDst), uint64(s.dMeta), uint64(n), 0, uint64(s.dRecs))
-					if err != nil {
+					if err := e.launchPages(s.stream, NoFault, n, uint64(s.dSrc), uint64(s.dDst), uint64(s.dMeta), 0, uint64(s.dRecs)); err != nil {
 						b.Fatal(err)
 					}
 				}

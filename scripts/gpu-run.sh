@@ -33,13 +33,15 @@ run() {
 	summary+=("$part: $verdict in $((SECONDS - start)) s$(extra "$part")")
 }
 
+# metric UNIT, in awk: the figure before UNIT on a benchmark line.
+metric='function metric(unit) { for (i = 2; i <= NF; i++) if ($i == unit) return $(i - 1); return "?" }'
+
 # extra PART: the figures a part's log holds, for its summary line.
 extra() {
 	case $1 in
 	conformance*) grep -h '^conformance:' "$OUT/$1.log" | tail -1 | sed 's/^conformance:/;/' ;;
 	sanitizer) grep -h 'ERROR SUMMARY' "$OUT/$1.log" | tail -1 | sed 's/^=* */; /' ;;
-	bench) awk '
-		function metric(unit) { for (i = 2; i <= NF; i++) if ($i == unit) return $(i - 1); return "?" }
+	bench) awk "$metric"'
 		/^BenchmarkPinnedH2D\/64MiB-[0-9]/ { h = metric("h2d-GB/s") }
 		/^BenchmarkGPUKernel\/gpu\/mixed\/100000/ { k = metric("kernel-GB/s") }
 		/^BenchmarkEndToEnd\/gpu\/mixed\/100000/ { g = metric("MB/s") }
@@ -47,8 +49,7 @@ extra() {
 		/^BenchmarkEndToEnd\/simd\/mixed\/100000/ { c = metric("MB/s") }
 		END { printf "; pinned H2D %s GB/s; mixed/100000: kernel %s GB/s, end to end gpu %s MB/s, gpubuf %s MB/s, simd %s MB/s", h, k, g, p, c }
 		' "$OUT/$1.log" ;;
-	bench-kernel) awk '
-		function metric(unit) { for (i = 2; i <= NF; i++) if ($i == unit) return $(i - 1); return "?" }
+	bench-kernel) awk "$metric"'
 		/^BenchmarkKernelQueued\/gpu\/mixed\/1000-/ { a = metric("kernel-GB/s") }
 		/^BenchmarkKernelQueued\/gpu\/mixed\/100000-/ { b = metric("kernel-GB/s") }
 		END { printf "; kernel queued, mixed: %s GB/s at 1000 pages, %s at 100000", a, b }
