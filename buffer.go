@@ -89,6 +89,8 @@ func (c *Compressor) checkBuffer(buf *PageBuffer, n int) error {
 	switch {
 	case c.closed:
 		return ErrClosed
+	case buf == nil:
+		return fmt.Errorf("%w: no buffer", ErrBadBuffer)
 	case buf.c != c:
 		return fmt.Errorf("%w: the buffer belongs to another Compressor", ErrBadBuffer)
 	case buf.pages == nil:
@@ -108,8 +110,12 @@ type PendingBatch struct {
 	pages []Page
 	start time.Time
 	gpu   *gpuimpl.Pending // the GPU's batch until Wait takes it
-	res   *BatchResult
-	err   error
+	// ran is set while a batch that CompressBufferAsync compressed itself
+	// waits for Wait to account for it, on backend b.
+	ran bool
+	b   Backend
+	res *BatchResult
+	err error
 }
 
 // CompressBufferAsync starts compressing buf.Pages()[:n] as CompressBuffer
@@ -130,10 +136,11 @@ func (c *Compressor) CompressBufferAsync(buf *PageBuffer, n int) (*PendingBatch,
 	}
 	p := &PendingBatch{c: c, buf: buf, pages: buf.pages[:n], start: time.Now()}
 	buf.pending = p
-	if b := SelectBackend(n, c.gpu != nil); b == BackendGPU && buf.host != nil {
+	if p.b = SelectBackend(n, c.gpu != nil); p.b == BackendGPU && buf.host != nil {
 		p.gpu, p.err = c.gpu.StartHost(buf.host, n)
 	} else {
-		p.res, p.err = c.compress(b, p.pages, buf.host)
+		p.res, p.err = c.run(p.b, p.pages, buf.host)
+		p.ran = p.err == nil
 	}
 	if p.err != nil {
 		buf.pending = nil
@@ -151,10 +158,14 @@ func (p *PendingBatch) Wait() (*BatchResult, error) {
 	c := p.c
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if p.gpu != nil {
+	switch {
+	case p.gpu != nil:
 		out, t, err := p.gpu.Wait()
 		p.gpu = nil
 		p.res, p.err = c.finish(BackendGPU, p.pages, out, t, err, p.start)
+	case p.ran:
+		c.account(p.b, p.res, p.start)
+		p.ran = false
 	}
 	if p.buf.pending == p {
 		p.buf.pending = nil

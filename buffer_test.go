@@ -3,6 +3,7 @@ package lz4warp
 import (
 	"reflect"
 	"testing"
+	"time"
 	"unsafe"
 
 	"github.com/lz4warp/lz4warp/gpuimpl"
@@ -51,6 +52,10 @@ func TestCompressBufferErrors(t *testing.T) {
 	}
 	_, err = newTestCompressor(t).CompressBuffer(buf, 1)
 	assert.ErrorIs(t, err, ErrBadBuffer, "another Compressor's buffer")
+	_, err = c.CompressBuffer(nil, 0)
+	assert.ErrorIs(t, err, ErrBadBuffer, "no buffer")
+	_, err = c.CompressBufferAsync(nil, 0)
+	assert.ErrorIs(t, err, ErrBadBuffer, "no buffer")
 	require.NoError(t, buf.Close())
 	require.NoError(t, buf.Close(), "a second Close is harmless")
 	assert.Nil(t, buf.Pages())
@@ -147,4 +152,27 @@ func TestCompressBufferAsync(t *testing.T) {
 	check("Compressor closed before Wait", len(pages), res)
 	_, err = c.CompressBufferAsync(bufs[2], 1)
 	assert.ErrorIs(t, err, ErrClosed)
+}
+
+// Checks API-19 for a batch that CompressBufferAsync compresses itself (the
+// CPU's, or one too small for the GPU): it is accounted for in Wait, and
+// its TotalTime runs from the start to Wait.
+func TestCompressBufferAsyncAccountsInWait(t *testing.T) {
+	c := newTestCompressor(t)
+	buf, err := c.NewPageBuffer(3)
+	require.NoError(t, err)
+	t.Cleanup(func() { buf.Close() })
+	p, err := c.CompressBufferAsync(buf, 3)
+	require.NoError(t, err)
+	assert.Zero(t, c.Stats().PagesCompressed, "accounted for before Wait")
+	const pause = 20 * time.Millisecond
+	time.Sleep(pause)
+	res, err := p.Wait()
+	require.NoError(t, err)
+	assert.GreaterOrEqual(t, res.TotalTime, pause, "TotalTime ends at Wait")
+	assert.Equal(t, uint64(3), c.Stats().PagesCompressed)
+	assert.Equal(t, res.TotalTime, c.Stats().TotalTime)
+	_, err = p.Wait()
+	require.NoError(t, err)
+	assert.Equal(t, uint64(3), c.Stats().PagesCompressed, "a second Wait accounts for nothing")
 }

@@ -45,8 +45,8 @@ func NewGPUBatchCompressor(cfg Config) (*Compressor, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if !GPUAvailable() {
-		return nil, ErrGPUNotAvailable
+	if err := usableGPU(); err != nil {
+		return nil, err
 	}
 	e, err := openEngine(cfg)
 	if err != nil {
@@ -111,6 +111,18 @@ func (c *Compressor) CompressBatchOn(b Backend, pages []Page) (*BatchResult, err
 // On the GPU, pages are host.Pages when host is not nil.
 func (c *Compressor) compress(b Backend, pages []Page, host *gpuimpl.HostPages) (*BatchResult, error) {
 	start := time.Now()
+	res, err := c.run(b, pages, host)
+	if err != nil {
+		return nil, err
+	}
+	c.account(b, res, start)
+	return res, nil
+}
+
+// run runs a batch on backend b and makes its result (see result), without
+// accounting for it; c.mu is held. On the GPU, pages are host.Pages when
+// host is not nil.
+func (c *Compressor) run(b Backend, pages []Page, host *gpuimpl.HostPages) (*BatchResult, error) {
 	var out []gpuimpl.Output
 	var t gpuimpl.Timings
 	var err error
@@ -121,13 +133,24 @@ func (c *Compressor) compress(b Backend, pages []Page, host *gpuimpl.HostPages) 
 			out, t, err = c.gpu.Compress(pages)
 		}
 	}
-	return c.finish(b, pages, out, t, err, start)
+	return c.result(b, pages, out, t, err)
 }
 
-// finish makes the result of a batch that began at start on backend b:
-// on the GPU its outputs, or, after a fault, the CPU's (API-15); on a CPU
-// backend it compresses the pages. It accounts for the batch; c.mu is held.
+// finish makes the result of a batch that began at start on backend b
+// (see result) and accounts for it; c.mu is held.
 func (c *Compressor) finish(b Backend, pages []Page, out []gpuimpl.Output, t gpuimpl.Timings, err error, start time.Time) (*BatchResult, error) {
+	res, err := c.result(b, pages, out, t, err)
+	if err != nil {
+		return nil, err
+	}
+	c.account(b, res, start)
+	return res, nil
+}
+
+// result makes the result of a batch meant for backend b: on the GPU its
+// outputs, or, after a fault, the CPU's (API-15); on a CPU backend it
+// compresses the pages. c.mu is held.
+func (c *Compressor) result(b Backend, pages []Page, out []gpuimpl.Output, t gpuimpl.Timings, err error) (*BatchResult, error) {
 	res := &BatchResult{Backend: b}
 	if res.Backend == BackendGPU {
 		if err == nil {
@@ -135,7 +158,6 @@ func (c *Compressor) finish(b Backend, pages []Page, out []gpuimpl.Output, t gpu
 			res.H2DTime, res.KernelTime, res.D2HTime = t.H2D, t.Kernel, t.D2H
 			c.lastTimings = t
 		} else if errors.Is(err, gpuimpl.ErrFault) {
-			c.stats.GPUFallbacks++
 			res.Backend = BackendSIMD
 			if errors.Is(err, gpuimpl.ErrDeviceLost) && c.gpu != nil {
 				// A sticky fault leaves the device unusable for the
@@ -153,14 +175,23 @@ func (c *Compressor) finish(b Backend, pages []Page, out []gpuimpl.Output, t gpu
 	case BackendSIMD:
 		res.Pages = compressParallel(pages)
 	}
+	return res, nil
+}
+
+// account adds a batch meant for backend b, which began at start, to the
+// statistics and sets its TotalTime; a batch meant for the GPU that the
+// CPU compressed fell back (API-15). c.mu is held.
+func (c *Compressor) account(b Backend, res *BatchResult, start time.Time) {
+	if b == BackendGPU && res.Backend != BackendGPU {
+		c.stats.GPUFallbacks++
+	}
 	res.TotalTime = time.Since(start)
-	c.stats.PagesCompressed += uint64(len(pages))
-	c.stats.TotalBytesIn += uint64(len(pages)) * PageSize
+	c.stats.PagesCompressed += uint64(len(res.Pages))
+	c.stats.TotalBytesIn += uint64(len(res.Pages)) * PageSize
 	for _, p := range res.Pages {
 		c.stats.TotalBytesOut += uint64(len(p.Data))
 	}
 	c.stats.TotalTime += res.TotalTime
-	return res, nil
 }
 
 // compressedPages views the GPU's outputs as CompressedPages, which have the
@@ -174,13 +205,13 @@ func compressedPages(out []gpuimpl.Output) []CompressedPage {
 // Every page that decodes is written; the others are listed, by index, in
 // the returned *DecodeError (API-12).
 func (c *Compressor) DecompressBatch(pages []CompressedPage, dst []Page) error {
-	if len(dst) < len(pages) {
-		return fmt.Errorf("%w: %d pages into %d", ErrShortBuffer, len(pages), len(dst))
-	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {
 		return ErrClosed
+	}
+	if len(dst) < len(pages) {
+		return fmt.Errorf("%w: %d pages into %d", ErrShortBuffer, len(pages), len(dst))
 	}
 	start := time.Now()
 	err := decompressParallel(pages, dst)
@@ -194,7 +225,9 @@ func (c *Compressor) DecompressBatch(pages []CompressedPage, dst []Page) error {
 	return err
 }
 
-// Close releases the GPU, if any. Further calls fail with ErrClosed.
+// Close releases the GPU, if any. Batches, buffers and DecompressBatch then
+// fail with ErrClosed; Stats and Config still answer, and Close again
+// returns nil.
 func (c *Compressor) Close() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()

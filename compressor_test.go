@@ -382,6 +382,7 @@ func TestClosedCompressor(t *testing.T) {
 	_, err = c.CompressBatch(make([]Page, 2))
 	assert.ErrorIs(t, err, ErrClosed)
 	assert.ErrorIs(t, c.DecompressBatch(res.Pages, make([]Page, 2)), ErrClosed)
+	assert.ErrorIs(t, c.DecompressBatch(res.Pages, nil), ErrClosed, "closed before a short dst")
 	assert.Equal(t, uint64(2), c.Stats().PagesCompressed, "stats survive Close")
 }
 

@@ -1,6 +1,10 @@
 package lz4warp
 
-import "github.com/lz4warp/lz4warp/gpuimpl"
+import (
+	"fmt"
+
+	"github.com/lz4warp/lz4warp/gpuimpl"
+)
 
 // Devices lists the CUDA devices; none in a build without -tags cuda.
 func Devices() ([]DeviceInfo, error) {
@@ -19,15 +23,24 @@ func Devices() ([]DeviceInfo, error) {
 }
 
 // GPUAvailable reports whether a supported CUDA GPU can be used.
-func GPUAvailable() bool {
+func GPUAvailable() bool { return usableGPU() == nil }
+
+// usableGPU returns nil when a supported CUDA GPU can be used, and else an
+// error wrapping ErrGPUNotAvailable that says why, where there is more to
+// say than that no CUDA device was found.
+func usableGPU() error {
 	devs, err := Devices()
 	if err != nil {
-		return false
+		return fmt.Errorf("%w: %v", ErrGPUNotAvailable, err)
 	}
 	for _, d := range devs {
 		if d.IsSupported() {
-			return true
+			return nil
 		}
 	}
-	return false
+	if len(devs) > 0 {
+		return fmt.Errorf("%w: %d CUDA devices, none of compute capability 7.0 or higher",
+			ErrGPUNotAvailable, len(devs))
+	}
+	return ErrGPUNotAvailable
 }

@@ -35,6 +35,7 @@ type Algorithm int
 // AlgorithmLZ4 is LZ4 with the canonical parse; it is the only algorithm.
 const AlgorithmLZ4 Algorithm = 0
 
+// String returns the algorithm's name, "lz4".
 func (a Algorithm) String() string {
 	if a == AlgorithmLZ4 {
 		return "lz4"
@@ -51,6 +52,7 @@ const (
 	BackendGPU                   // the warp-cooperative CUDA kernel
 )
 
+// String returns the backend's name: "scalar", "simd" or "gpu" (API-13).
 func (b Backend) String() string {
 	switch b {
 	case BackendScalar:
@@ -72,6 +74,7 @@ const (
 	KindRaw  = PageKind(reference.KindRaw)  // Data is the page itself
 )
 
+// String returns the kind's name: "same", "lz4" or "raw".
 func (k PageKind) String() string { return reference.Kind(k).String() }
 
 // CompressedPage is one compressed page.
@@ -86,6 +89,7 @@ type PageError struct {
 	Err   error
 }
 
+// Error says which page failed and why.
 func (e *PageError) Error() string { return fmt.Sprintf("lz4warp: page %d: %v", e.Index, e.Err) }
 
 // Unwrap returns the cause.
@@ -101,6 +105,7 @@ type DecodeError struct {
 	Pages []*PageError
 }
 
+// Error counts the pages that failed and names the first three.
 func (e *DecodeError) Error() string {
 	msg := fmt.Sprintf("lz4warp: %d corrupt page(s) in batch", len(e.Pages))
 	for i, p := range e.Pages {

@@ -37,14 +37,19 @@ func (r *BatchResult) CompressionRatio() float64 {
 // PCIeRuleSatisfied reports kernel time > 5 × (H2D + D2H), strictly
 // (API-5): all-zero timings, as CPU batches have, are false.
 func (r *BatchResult) PCIeRuleSatisfied() bool {
+	// Durations of centuries can take 5 × (H2D + D2H) out of int64's range,
+	// where wrapping around would flip the verdict. Every KernelTime lies
+	// inside that range, so out of it the product's sign decides.
 	transfer := r.H2DTime + r.D2HTime
-	overflow := (r.H2DTime > 0 && r.D2HTime > 0 && transfer < 0) ||
-		(r.H2DTime < 0 && r.D2HTime < 0 && transfer >= 0) ||
-		transfer > math.MaxInt64/time.Duration(PCIeRuleFactor) || transfer < math.MinInt64/time.Duration(PCIeRuleFactor)
-	if overflow {
-		// Durations of centuries: 5 × transfer does not fit in an int64, and
-		// wrapping around would flip the verdict; float64 keeps its sign.
-		return float64(r.KernelTime) > PCIeRuleFactor*(float64(r.H2DTime)+float64(r.D2HTime))
+	switch {
+	case r.H2DTime > 0 && r.D2HTime > 0 && transfer < 0: // the sum wrapped
+		return false
+	case r.H2DTime < 0 && r.D2HTime < 0 && transfer >= 0:
+		return true
+	case transfer > math.MaxInt64/time.Duration(PCIeRuleFactor):
+		return false
+	case transfer < math.MinInt64/time.Duration(PCIeRuleFactor):
+		return true
 	}
 	return r.KernelTime > PCIeRuleFactor*transfer
 }

@@ -2,10 +2,13 @@ package lz4warp
 
 import (
 	"math"
+	"math/big"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"pgregory.net/rapid"
 )
 
 // Checks API-5: strictly greater, all-zero timings false, no wrap-around.
@@ -31,6 +34,10 @@ func TestPCIeRuleSatisfied(t *testing.T) {
 		{name: "huge sum overflows", h2d: math.MaxInt64, d2h: math.MaxInt64, kernel: math.MaxInt64, want: false},
 		{name: "huge kernel, small transfer", h2d: 1, d2h: 1, kernel: math.MaxInt64, want: true},
 		{name: "largest exact transfer", h2d: math.MaxInt64 / 5, kernel: math.MaxInt64, want: true},
+		// Out of range by a little, where float64 rounding would say true.
+		{name: "just out of range", h2d: 135020099696019285, d2h: 1709654307674935883, kernel: math.MaxInt64 - 337, want: false},
+		{name: "negative sum overflows", h2d: math.MinInt64, d2h: -1, kernel: math.MinInt64, want: true},
+		{name: "product under range", h2d: math.MinInt64 / 5, d2h: -1, kernel: math.MinInt64, want: true},
 	}
 	for _, c := range cases {
 		r := &BatchResult{H2DTime: c.h2d, KernelTime: c.kernel, D2HTime: c.d2h}
@@ -39,6 +46,33 @@ func TestPCIeRuleSatisfied(t *testing.T) {
 	// An empty batch.
 	assert.False(t, (&BatchResult{}).PCIeRuleSatisfied())
 	assert.False(t, (&BatchResult{Pages: []CompressedPage{}, Backend: BackendGPU}).PCIeRuleSatisfied())
+}
+
+// Checks API-5 against exact arithmetic over the whole range of
+// durations, where 5 × (H2D + D2H) may leave int64's: at random, and
+// swept about the edge of the range, where rounding in float64 would
+// decide some cases wrongly.
+func TestPCIeRuleSatisfiedExact(t *testing.T) {
+	check := func(t require.TestingT, h2d, kernel, d2h int64) {
+		bound := new(big.Int).Add(big.NewInt(h2d), big.NewInt(d2h))
+		bound.Mul(bound, big.NewInt(PCIeRuleFactor))
+		want := big.NewInt(kernel).Cmp(bound) > 0
+		r := &BatchResult{H2DTime: time.Duration(h2d), KernelTime: time.Duration(kernel), D2HTime: time.Duration(d2h)}
+		require.Equal(t, want, r.PCIeRuleSatisfied(), "kernel %d, H2D %d, D2H %d", kernel, h2d, d2h)
+	}
+	const edge = math.MaxInt64 / int64(PCIeRuleFactor) // where 5 × transfer leaves the range
+	for _, sign := range []int64{1, -1} {
+		for dt := int64(-256); dt <= 256; dt++ {
+			for dk := int64(0); dk < 1024; dk += 3 {
+				check(t, sign*(edge+dt), sign*(math.MaxInt64-dk), sign*(dt%7))
+			}
+		}
+	}
+	duration := rapid.OneOf(rapid.Int64(), rapid.Int64Range(math.MaxInt64-1<<40, math.MaxInt64),
+		rapid.Int64Range(math.MinInt64, math.MinInt64+1<<40), rapid.Int64Range(-1<<40, 1<<40))
+	rapid.Check(t, func(t *rapid.T) {
+		check(t, duration.Draw(t, "h2d"), duration.Draw(t, "kernel"), duration.Draw(t, "d2h"))
+	})
 }
 
 // Checks API-6.

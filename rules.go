@@ -55,6 +55,7 @@ type GPUBackend int
 // GPUBackendCUDA is NVIDIA CUDA, the only GPU backend.
 const GPUBackendCUDA GPUBackend = 0
 
+// String returns the backend's name, "cuda".
 func (g GPUBackend) String() string {
 	if g == GPUBackendCUDA {
 		return "cuda"
