@@ -247,7 +247,8 @@ func TestDecompressBlockLongSequences(t *testing.T) {
 }
 
 // Checks PAGE-6 at the end of a block, where the assembly loop copies
-// exactly: a last run of 5 to 300 literals, after a sequence of 3 to 40
+// exactly: a last run of 0 to 300 literals (under 5, a block that breaks
+// LZ4's end-of-block conditions, which both accept: PAGE-6), after a sequence of 3 to 40
 // literals and a match of 4 to 40 bytes at offsets 1 to 40 and 200 (byte
 // by byte where it ends near the end of dst), into every destination size
 // from 40 bytes more than the output down to 60 bytes less: each against
@@ -260,7 +261,7 @@ func TestDecompressBlockTail(t *testing.T) {
 		}
 		return b
 	}
-	for _, lastLen := range []int{5, 9, 14, 15, 16, 17, 31, 32, 33, 100, 269, 270, 300} {
+	for _, lastLen := range []int{0, 1, 4, 5, 9, 14, 15, 16, 17, 31, 32, 33, 100, 269, 270, 300} {
 		for _, matchLen := range []int{4, 7, 12, 16, 17, 18, 19, 33, 40} {
 			for offset := 1; offset <= 200; offset++ {
 				if offset > 40 && offset != 200 {
