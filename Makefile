@@ -11,11 +11,16 @@ demo:
 # The cuda-tagged code must compile, vet and link its test binaries without a
 # GPU, against the header and link stub that cuda-sdk fetches; ptxas checks
 # run inside go test; lz4-tool provides the lz4 command for interoperability.
+# cuda-sdk brings a C compiler (cc-tool). gdb's gcore is left out (make
+# gdb-tool, mk/cpu.mk says why); go test shows skips only with -v, so the
+# last lines give TestGcoreFile's skip and its reason, if it skipped.
 test: cuda-sdk lz4-tool
 	$(GO) vet ./...
 	$(CUDA_ENV) $(GO) vet -tags cuda ./...
 	$(MAKE) --no-print-directory cuda-test-build
 	$(GO) test -count=1 ./...
+	@$(GO) test -count=1 -run '^TestGcoreFile$$' -v ./internal/dataset \
+		| awk '/^=== RUN/ {msg = ""; next} /^    / {msg = msg "\n" $$0} /^--- SKIP/ {print $$0 msg}'
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
@@ -37,6 +42,20 @@ lint: $(STATICCHECK)
 	@test -z "$$(gofmt -l .)" || { gofmt -l .; echo 'gofmt: files above need formatting'; exit 1; }
 	$(GO) vet ./...
 	$(STATICCHECK) ./...
+
+# $(call apt-install,TARGET,PACKAGES), for the targets that provide a tool:
+# installs Debian PACKAGES as root, else through sudo, else stops saying what
+# to install. apt-get update runs first when the package lists are empty (as
+# in fresh containers), or again when an install from stale lists fails.
+apt-install = \
+	if [ "$$(id -u)" = 0 ]; then sudo=; elif command -v sudo >/dev/null; then sudo=sudo; \
+	else echo "$(1): as root, run: apt-get install $(2)" >&2; exit 1; fi; \
+	echo "$(1): installing $(2)" >&2; \
+	aptq() { $$sudo env DEBIAN_FRONTEND=noninteractive apt-get -qq "$$@"; }; \
+	inst() { aptq install -y --no-install-recommends $(2); }; \
+	if ls /var/lib/apt/lists/*_Packages* >/dev/null 2>&1; then inst || { aptq update && inst; }; \
+	else aptq update && inst; fi \
+	|| { echo "$(1): could not install; as root, run: apt-get install $(2)" >&2; exit 1; }
 
 # Each area adds its own targets in mk/*.mk.
 -include mk/*.mk

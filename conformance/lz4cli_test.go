@@ -5,10 +5,10 @@ import (
 	"encoding/binary"
 	"io"
 	"math/bits"
-	"os"
 	"os/exec"
 	"testing"
 
+	"github.com/lz4warp/lz4warp/internal/lz4cmd"
 	"github.com/lz4warp/lz4warp/reference"
 	"github.com/pierrec/lz4/v4"
 )
@@ -24,20 +24,6 @@ const (
 	frameBD     = 0x40 // largest block: 64 KiB
 	maxFrameBlk = 64 << 10
 )
-
-// lz4Command returns the path of lz4, or skips; under CI a missing lz4 is
-// a failure (the Makefile installs it there).
-func lz4Command(t *testing.T) string {
-	t.Helper()
-	path, err := exec.LookPath("lz4")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("lz4 command not found (CI=true): %v", err)
-		}
-		t.Skipf("lz4 command not found: %v", err)
-	}
-	return path
-}
 
 // xxh32 is XXH32, which the frame's header checksum uses.
 func xxh32(b []byte, seed uint32) uint32 {
@@ -120,7 +106,7 @@ func (f *frame) bytes() []byte { return binary.LittleEndian.AppendUint32(f.buf, 
 // decodes the canonical blocks of pages of every shape, and of blocks up
 // to 65,535 bytes with matches at offsets above 65,000.
 func TestLZ4CommandDecodesCanonicalBlocks(t *testing.T) {
-	lz4cmd := lz4Command(t)
+	lz4Path := lz4cmd.Require(t) // CLI-15: $LZ4, then the PATH, then make lz4-tool's copy
 	var inputs [][]byte
 	for _, s := range Corpus(12*50, 0x1234) {
 		p := s.Page()
@@ -174,7 +160,7 @@ func TestLZ4CommandDecodesCanonicalBlocks(t *testing.T) {
 		t.Fatalf("pierrec/lz4 reads %d of %d bytes from the frame: %v", len(got), len(want), err)
 	}
 
-	cmd := exec.Command(lz4cmd, "-d", "-c")
+	cmd := exec.Command(lz4Path, "-d", "-c")
 	cmd.Stdin = bytes.NewReader(data)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -199,14 +185,14 @@ func firstDiff(a, b []byte) int {
 // Checks PAGE-6: the reference decodes the blocks liblz4 writes (lz4 -1
 // and -9, 64 KiB independent blocks) from pages of every shape.
 func TestReferenceDecodesLZ4CommandBlocks(t *testing.T) {
-	lz4cmd := lz4Command(t)
+	lz4Path := lz4cmd.Require(t)
 	var src []byte
 	for _, s := range Corpus(12*16, 0x4321) {
 		p := s.Page()
 		src = append(src, p[:]...)
 	}
 	for _, level := range []string{"-1", "-9"} {
-		cmd := exec.Command(lz4cmd, level, "-c", "-B4", "-BI", "--no-frame-crc")
+		cmd := exec.Command(lz4Path, level, "-c", "-B4", "-BI", "--no-frame-crc")
 		cmd.Stdin = bytes.NewReader(src)
 		framed, err := cmd.Output()
 		if err != nil {

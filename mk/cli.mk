@@ -14,7 +14,7 @@ lz4-tool:
 ifeq ($(LZ4_SYSTEM),)
 	@set -eu; d="$(LZ4_CACHE)"; \
 	if [ -x "$$d/usr/bin/lz4" ]; then exit 0; fi; \
-	mkdir -p "$$d/debs" "$$d/apt/lists/partial"; cd "$$d/debs"; rm -f lz4_*.deb; \
+	mkdir -p "$$d/debs" "$$d/apt/lists/partial" "$$d/apt/cache/archives/partial"; cd "$$d/debs"; rm -f lz4_*.deb; \
 	if ! apt-get -qq download lz4 2>/dev/null; then \
 		codename=$$(. /etc/os-release 2>/dev/null && echo "$${VERSION_CODENAME:-}"); codename=$${codename:-bookworm}; \
 		echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $$codename main" >"$$d/apt/sources.list"; \

@@ -4,10 +4,11 @@
 # whose SONAME is libcuda.so.1 (to link; the real library comes with the
 # driver on a GPU machine) and ptxas (to assemble generated PTX offline).
 # All three come from Debian bookworm's non-free CUDA 11.8 packages, fetched
-# through a private apt configuration under the cache folder.
+# through a private apt configuration under the cache folder (its own lists
+# and cache, so that the system's, /var/cache/apt included, stay untouched).
 set -euo pipefail
 dest=${1:-.cache/cuda}
-mkdir -p "$dest"/{include,lib,bin,apt/lists/partial,debs}
+mkdir -p "$dest"/{include,lib,bin,apt/lists/partial,apt/cache/archives/partial,debs}
 dest=$(cd "$dest" && pwd)
 if [[ -f $dest/include/cuda.h && -f $dest/lib/libcuda.so && -x $dest/bin/ptxas ]]; then
 	exit 0
@@ -16,7 +17,7 @@ cat >"$dest/apt/sources.list" <<SRC
 deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm contrib non-free non-free-firmware
 SRC
 apt_opts=(-o "Dir::Etc::SourceList=$dest/apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
-	-o "Dir::State::Lists=$dest/apt/lists" -o APT::Architecture=amd64 -o Debug::NoLocking=1 -o APT::Sandbox::User=root)
+	-o "Dir::State::Lists=$dest/apt/lists" -o "Dir::Cache=$dest/apt/cache" -o APT::Architecture=amd64 -o Debug::NoLocking=1 -o APT::Sandbox::User=root)
 echo "cuda-sdk: updating a private package list" >&2
 apt-get "${apt_opts[@]}" -qq update
 cd "$dest/debs"
@@ -35,9 +36,10 @@ ptxas_path=$(dpkg-deb -c nvidia-cuda-toolkit_*.deb | awk '$6 ~ /\/ptxas$/ {print
 extract nvidia-cuda-toolkit_*.deb "$ptxas_path" "$dest/bin/ptxas"
 chmod +x "$dest/bin/ptxas"
 # The link stub: every cu* function the header declares, as an empty function.
-gcc -E -P -x c "$dest/include/cuda.h" | grep -oE '\bcu[A-Z][A-Za-z0-9_]*[[:space:]]*\(' | tr -d '( \t' | sort -u |
+cc=${CC:-gcc} # as cgo uses (make cc-tool provides gcc)
+$cc -E -P -x c "$dest/include/cuda.h" | grep -oE '\bcu[A-Z][A-Za-z0-9_]*[[:space:]]*\(' | tr -d '( \t' | sort -u |
 	sed 's/.*/void &(void) {}/' >"$dest/lib/stub.c"
-gcc -shared -fPIC -Wl,-soname,libcuda.so.1 -o "$dest/lib/libcuda.so" "$dest/lib/stub.c"
+$cc -shared -fPIC -Wl,-soname,libcuda.so.1 -o "$dest/lib/libcuda.so" "$dest/lib/stub.c"
 rm -f "$dest"/debs/*.deb
 "$dest/bin/ptxas" --version | tail -1 >&2
 echo "cuda-sdk: ready in $dest" >&2

@@ -210,7 +210,7 @@ func TestCoreFile(t *testing.T) {
 func TestGcoreFile(t *testing.T) {
 	gcore, err := exec.LookPath("gcore")
 	if err != nil {
-		t.Skip("gcore not installed")
+		t.Skip("gcore not installed: make gdb-tool installs gdb, which brings it")
 	}
 	sleeper := exec.Command("sleep", "30")
 	if err := sleeper.Start(); err != nil {

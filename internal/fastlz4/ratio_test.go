@@ -13,6 +13,7 @@ import (
 	"github.com/pierrec/lz4/v4"
 
 	"github.com/lz4warp/lz4warp/internal/dataset"
+	"github.com/lz4warp/lz4warp/internal/lz4cmd"
 )
 
 var (
@@ -117,7 +118,11 @@ func lz4Command(t *testing.T, pages []dataset.Page) (int, error) {
 	if err := f.Close(); err != nil {
 		return 0, err
 	}
-	out, err := exec.Command("lz4", "-1", "-c", path).Output()
+	lz4Path, err := lz4cmd.Find() // CLI-15: $LZ4 (the Makefile's), then the PATH
+	if err != nil {
+		return 0, err
+	}
+	out, err := exec.Command(lz4Path, "-1", "-c", path).Output()
 	if err != nil {
 		return 0, err
 	}
