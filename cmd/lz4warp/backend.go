@@ -6,6 +6,11 @@ import (
 	"github.com/lz4warp/lz4warp"
 )
 
+// maxBatch bounds -batch (CLI-9): a batch's pages within 1 GiB. compress
+// holds three batches however short its input on stdin (CLI-10), so a larger
+// batch would only exhaust memory, or overflow make, before any work.
+const maxBatch = 1 << 30 / lz4warp.PageSize // 262,144 pages
+
 // pageCompressor compresses batches on one requested backend, through the
 // public API only.
 type pageCompressor struct {
@@ -36,6 +41,9 @@ func newPageCompressor(name string, batch int) (*pageCompressor, error) {
 	cfg.BatchSize = batch
 	if err := cfg.Validate(); err != nil {
 		return nil, usagef("-batch %d: %v", batch, err)
+	}
+	if batch > maxBatch {
+		return nil, usagef("-batch %d: more than %d pages (1 GiB) per batch", batch, maxBatch)
 	}
 	var (
 		c   *lz4warp.Compressor

@@ -86,7 +86,7 @@ func runBench(e *env, args []string) error {
 	batches := fs.String("batches", "1,4,16,64,256,1000,4096", "batch sizes in pages (comma-separated)")
 	pages := fs.Int("pages", 4096, "pages per dataset")
 	minTime := fs.Duration("time", 200*time.Millisecond, "least compression time per point (each point compresses its dataset at least once)")
-	svgPath := fs.String("svg", filepath.Join("build", "bench.svg"), "SVG plot to write (empty: none)")
+	svgPath := fs.String("svg", filepath.Join("build", "bench.svg"), "SVG plot to write (- for stdout, empty: none)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -99,8 +99,8 @@ func runBench(e *env, args []string) error {
 	var sizes []int
 	for _, s := range splitList(*batches) {
 		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 {
-			return usagef("-batches: %q is not a positive page count", s)
+		if err != nil || n < 1 || n > maxBatch {
+			return usagef("-batches: %q is not a page count from 1 to %d", s, maxBatch)
 		}
 		sizes = append(sizes, n)
 	}
@@ -122,8 +122,14 @@ func runBench(e *env, args []string) error {
 		}
 		loaded[name] = pg
 	}
+	// With the plot on stdout, the table goes to stderr, so that stdout
+	// holds one SVG document.
+	table := e.stdout
+	if *svgPath == "-" {
+		table = e.stderr
+	}
 	gpu := lz4warp.GPUAvailable()
-	fmt.Fprintf(e.stdout, "lz4warp bench: up to %d pages per dataset; GPU available: %v; SelectBackend: simd from %d pages, gpu from %d pages\n",
+	fmt.Fprintf(table, "lz4warp bench: up to %d pages per dataset; GPU available: %v; SelectBackend: simd from %d pages, gpu from %d pages\n",
 		*pages, gpu, lz4warp.SIMDMinBatch, lz4warp.GPUMinBatch)
 	var points []*benchPoint
 	dw := len("dataset")
@@ -134,7 +140,7 @@ func runBench(e *env, args []string) error {
 	if gpu {
 		header += fmt.Sprintf(" %9s %9s %9s  %s", "H2D ms", "kernel ms", "D2H ms", "PCIe 5x")
 	}
-	fmt.Fprintln(e.stdout, header)
+	fmt.Fprintln(table, header)
 	for _, b := range bks {
 		for _, name := range sets {
 			for _, size := range sizes {
@@ -146,15 +152,15 @@ func runBench(e *env, args []string) error {
 					return err
 				}
 				points = append(points, p)
-				fmt.Fprintln(e.stdout, benchRow(p, dw, gpu))
+				fmt.Fprintln(table, benchRow(p, dw, gpu))
 			}
 		}
 	}
 	if *svgPath != "" {
-		if err := writeBenchSVG(*svgPath, points, sets, bks); err != nil {
+		if err := writeBenchSVG(e, *svgPath, points, sets, bks); err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stdout, "plot: %s\n", *svgPath)
+		fmt.Fprintf(table, "plot: %s\n", *svgPath)
 	}
 	return nil
 }
@@ -225,7 +231,7 @@ func measure(backend, name string, pages []lz4warp.Page, size int, minTime time.
 
 // writeBenchSVG draws one panel per dataset, one line per backend, with
 // SelectBackend's thresholds (API-3) as markers.
-func writeBenchSVG(path string, points []*benchPoint, sets, backends []string) error {
+func writeBenchSVG(e *env, path string, points []*benchPoint, sets, backends []string) error {
 	fig := &svgplot.Figure{
 		Title:  "lz4warp compression throughput by batch size",
 		XLabel: "batch size (pages, log scale)", YLabel: "GB/s", LogX: true,
@@ -256,7 +262,7 @@ func writeBenchSVG(path string, points []*benchPoint, sets, backends []string) e
 	if err := fig.Write(&sb); err != nil {
 		return err
 	}
-	out, err := createOutput(nil, path, true, 0o644)
+	out, err := createOutput(e, path, true, 0o644)
 	if err != nil {
 		return err
 	}

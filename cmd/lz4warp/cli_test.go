@@ -31,7 +31,7 @@ func TestUsageAndExitStatus(t *testing.T) {
 		code int
 		text string
 	}{
-		{nil, 2, "usage: lz4warp"},
+		{nil, 2, "lz4warp: no command (run 'lz4warp help'"},
 		{[]string{"frobnicate"}, 2, `unknown command "frobnicate"`},
 		{[]string{"help"}, 0, "compress"},
 		{[]string{"compress", "-nosuchflag"}, 2, "flag provided but not defined"},
@@ -40,6 +40,8 @@ func TestUsageAndExitStatus(t *testing.T) {
 		{[]string{"compress", "-backend", "tpu", "-o", "-"}, 2, `-backend "tpu"`},
 		{[]string{"compress", "-batch", "0", "-o", "-"}, 2, "BatchSize 0"},
 		{[]string{"decompress", "noext"}, 2, "does not end in .lz4"},
+		{[]string{"decompress", ".lz4"}, 2, "cannot name the output of .lz4: its name is only the .lz4 suffix"},
+		{[]string{"decompress", "sub/.lz4"}, 2, "its name is only the .lz4 suffix"},
 		{[]string{"decompress", "missing.lz4"}, 1, "lz4warp decompress: open missing.lz4"},
 		{[]string{"rule", "extra"}, 2, "unexpected argument"},
 	}
@@ -49,6 +51,52 @@ func TestUsageAndExitStatus(t *testing.T) {
 		if r.code != c.code || !strings.Contains(out, c.text) {
 			t.Errorf("lz4warp %v: exit %d, want %d; output %q lacks %q", c.args, r.code, c.code, out, c.text)
 		}
+	}
+}
+
+// Checks CLI-1: a usage error, a bad flag included, is one line on stderr,
+// without the flag package's usage dump.
+func TestUsageErrorOneLine(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"compress", "-zz"}, {"compress", "-batch", "x"}, {"compress", "a", "b"},
+		{"decompress", "-o"}, {"rule", "-pcie", "fast"}, {"bench", "-nosuchflag"},
+		{}, {"frobnicate"},
+	} {
+		r := runCmd(t, dir, []byte{}, args...)
+		want := "lz4warp: "
+		if len(args) > 1 {
+			want = "lz4warp " + args[0] + ": "
+		}
+		if r.code != 2 || len(r.stdout) != 0 || !strings.HasPrefix(string(r.stderr), want) || bytes.Count(r.stderr, []byte("\n")) != 1 {
+			t.Errorf("lz4warp %v: exit %d, stdout %q, stderr %q: want exit 2 and one line %q…", args, r.code, r.stdout, r.stderr, want)
+		}
+	}
+	// -h still prints the usage.
+	if r := runCmd(t, dir, nil, "compress", "-h"); r.code != 0 || !strings.Contains(string(r.stderr), "usage: lz4warp compress") {
+		t.Errorf("compress -h: exit %d, %q", r.code, r.stderr)
+	}
+}
+
+// Checks CLI-1: "--" as the value of a flag is that value; "--" in a
+// flag's place still ends the flags.
+func TestDashDashAsValue(t *testing.T) {
+	dir := t.TempDir()
+	data := sample(10000, 3)
+	writeFile(t, filepath.Join(dir, "s"), data)
+	writeFile(t, filepath.Join(dir, "-s"), data)
+	ok(t, dir, nil, "compress", "-o", "--", "s", "-f")
+	if got := ok(t, dir, readFile(t, filepath.Join(dir, "--")), "decompress").stdout; !bytes.Equal(got, data) {
+		t.Fatal("compress -o -- s: the file -- does not hold s compressed")
+	}
+	ok(t, dir, nil, "compress", "-f", "--", "-s")
+	ok(t, dir, nil, "compress", "-o=out.lz4", "--", "-s")
+	ok(t, dir, nil, "decompress", "-o", "--", "-f", "--", "-s.lz4") // the second -- ends the flags
+	if !bytes.Equal(readFile(t, filepath.Join(dir, "--")), data) {
+		t.Fatal("decompress -o -- -f -- -s.lz4 did not write -s's data to --")
+	}
+	if got := dirNames(t, dir); strings.Join(got, " ") != "-- -s -s.lz4 out.lz4 s" {
+		t.Fatalf("directory holds %v", got)
 	}
 }
 
@@ -159,6 +207,22 @@ func TestFrameLayout(t *testing.T) {
 	}
 }
 
+// Checks CLI-3: a short last page is compressed exactly when its block is
+// shorter than three quarters of it: 54 bytes with a 40-byte block
+// (40 < 40.5), where 3L/4 is not whole.
+func TestShortPageThreshold(t *testing.T) {
+	data := append([]byte("abcdefghijklmnopqrstuvwxyz01"), bytes.Repeat([]byte{'x'}, 26)...)
+	blk := make([]byte, reference.CompressBlockBound(len(data)))
+	n, err := reference.CompressBlock(blk, data)
+	if err != nil || n != 40 {
+		t.Fatalf("the canonical block of the 54 bytes has %d bytes (%v), want 40", n, err)
+	}
+	r := ok(t, t.TempDir(), data, "compress", "-o", "-")
+	if w := blocks(t, r.stdout); len(w) != 1 || w[0] != 40 {
+		t.Fatalf("54-byte input: block words %#x, want one 40-byte compressed block", w)
+	}
+}
+
 // Checks CLI-9, CLI-3: every backend and batch size writes the same bytes;
 // bad backends and batches are refused.
 func TestBackendsSameBytes(t *testing.T) {
@@ -179,6 +243,46 @@ func TestBackendsSameBytes(t *testing.T) {
 		if r.code != 1 || !strings.Contains(string(r.stderr), "no supported CUDA GPU") {
 			t.Errorf("-backend gpu without a GPU: exit %d, %s", r.code, r.stderr)
 		}
+	}
+}
+
+// Checks CLI-9, CLI-8: -batch above its maximum is a one-line usage error
+// that leaves no file; the maximum itself works.
+func TestBatchLimit(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{"262145", "10000000", "100000000000"} {
+		r := runCmd(t, dir, []byte("hi\n"), "compress", "-batch", n, "-o", "x.lz4")
+		if r.code != 2 || string(r.stderr) != "lz4warp compress: -batch "+n+": more than 262144 pages (1 GiB) per batch\n" {
+			t.Errorf("-batch %s: exit %d, stderr %q", n, r.code, r.stderr)
+		}
+		if got := dirNames(t, dir); len(got) != 0 {
+			t.Fatalf("-batch %s left %v behind", n, got)
+		}
+	}
+	ok(t, dir, []byte("hi\n"), "compress", "-batch", "262144", "-o", "x.lz4")
+	if got := ok(t, dir, nil, "decompress", "-o", "-", "x.lz4").stdout; string(got) != "hi\n" {
+		t.Fatalf("-batch 262144: round trip gives %q", got)
+	}
+	if r := runCmd(t, dir, nil, "bench", "-batches", "1,262145", "-svg", ""); r.code != 2 || !strings.Contains(string(r.stderr), "not a page count from 1 to 262144") {
+		t.Errorf("bench -batches 262145: exit %d, %q", r.code, r.stderr)
+	}
+}
+
+// Checks CLI-7: only a terminal is refused; /dev/null, a character device,
+// is not one.
+func TestCompressToDevNull(t *testing.T) {
+	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer null.Close()
+	cmd := exec.Command(bin, "compress")
+	cmd.Stdin = strings.NewReader("hi\n")
+	cmd.Stdout = null // the child's stdout is /dev/null itself, not a pipe
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("echo hi | lz4warp compress > /dev/null: %v, %q", err, stderr.String())
 	}
 }
 
@@ -280,6 +384,37 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
+// Checks CLI-10, CLI-8: decompress to stdout writes the blocks before a
+// faulty one before it fails; to a file, it leaves none.
+func TestDecompressStdoutBeforeError(t *testing.T) {
+	dir := t.TempDir()
+	data := sample(30000, 4)
+	frame := ok(t, dir, data, "compress").stdout
+	words := blocks(t, frame)
+	last := 7 // the start of the last block's size word
+	for _, w := range words[:len(words)-1] {
+		last += 4 + int(w&^(1<<31))
+	}
+	bad := frame[:last+4+1] // the last block cut short
+	want := data[:(len(words)-1)*4096]
+	for _, args := range [][]string{{"decompress"}, {"decompress", "-o", "-"}} {
+		r := runCmd(t, dir, bad, args...)
+		if r.code != 1 || !strings.Contains(string(r.stderr), "truncated") {
+			t.Fatalf("%v: exit %d, %q", args, r.code, r.stderr)
+		}
+		if !bytes.Equal(r.stdout, want) {
+			t.Errorf("%v: %d bytes on stdout, want the %d bytes of the blocks before the faulty one", args, len(r.stdout), len(want))
+		}
+	}
+	writeFile(t, filepath.Join(dir, "bad.lz4"), bad)
+	if r := runCmd(t, dir, nil, "decompress", "-o", "out", "bad.lz4"); r.code != 1 {
+		t.Fatalf("decompress -o out: exit %d", r.code)
+	}
+	if got := dirNames(t, dir); len(got) != 1 {
+		t.Fatalf("decompress -o out left %v", got)
+	}
+}
+
 // Checks CLI-8: an interrupted compress leaves nothing under the output's
 // name, and no temporary file.
 func TestInterrupt(t *testing.T) {
@@ -360,7 +495,12 @@ func TestRule(t *testing.T) {
 	}{
 		{10000, "64", "500", []string{"d = 10000 × 4096 B", "= 0.04096 GB", "= 13.653333 ms", "= 1.280000 ms", "= 0.081920 ms", "1/3 > 10/64 + 5/500", "0.333333 > 0.166250", "holds", "= true"}},
 		{1, "64", "500", []string{"= true"}},
-		{10000, "16", "1000", []string{"≤", "does not hold", "MeetsPCIeRule(10000, 16, 1000) = false"}},
+		{10000, "16", "1000", []string{"13.653333 ms < 25.804800 ms", "0.333333 < 0.630000", "does not hold", "MeetsPCIeRule(10000, 16, 1000) = false"}},
+		// Exactly at the threshold: equal, and the verdict is false.
+		{10000, "60", "30", []string{"13.653333 ms = 13.653333 ms", "0.333333 = 0.333333", "does not hold", "= false"}},
+		// Next to it: digits enough to show the values differ.
+		{10000, "60", "29.99999999999999", []string{"13.65333333333333 ms < 13.65333333333334 ms", "0.3333333333333333 < 0.3333333333333334", "= false"}},
+		{10000, "60", "30.00000000000001", []string{"13.653333333333333 ms > 13.653333333333331 ms", "0.33333333333333333 > 0.33333333333333327", "= true"}},
 		{0, "64", "500", []string{"page count is not positive", "= false"}},
 		{5, "NaN", "500", []string{"PCIe bandwidth is not a positive finite number", "= false"}},
 		{5, "64", "+Inf", []string{"GPU throughput is not", "= false"}},
@@ -466,6 +606,25 @@ func TestBench(t *testing.T) {
 		if markers != 2 || !strings.Contains(text, "simd ≥ 4") || !strings.Contains(text, "gpu ≥ 1000") {
 			t.Errorf("panel markers %d, texts %q", markers, text)
 		}
+	}
+}
+
+// Checks CLI-13: with -svg -, stdout holds the SVG alone and the table
+// goes to stderr.
+func TestBenchSVGToStdout(t *testing.T) {
+	dir := t.TempDir()
+	r := ok(t, dir, nil, "bench", "-svg", "-", "-backends", "scalar", "-data", "zeros", "-batches", "1", "-pages", "1", "-time", "0")
+	var doc struct {
+		XMLName xml.Name `xml:"svg"`
+	}
+	if err := xml.Unmarshal(r.stdout, &doc); err != nil {
+		t.Fatalf("stdout is not an SVG: %v\n%s", err, r.stdout)
+	}
+	if !strings.Contains(string(r.stderr), "scalar") || !strings.Contains(string(r.stderr), "GB/s") {
+		t.Fatalf("the table is not on stderr: %q", r.stderr)
+	}
+	if got := dirNames(t, dir); len(got) != 0 {
+		t.Fatalf("bench -svg - wrote %v", got)
 	}
 }
 

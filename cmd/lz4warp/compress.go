@@ -133,10 +133,16 @@ func withFiles(e *env, operand, outPath string, ff fileFlags, verb string,
 		err error
 	}
 	done := make(chan result, 1)
+	toStdout := out.tmp == nil // read here: an interruption's abort clears it
 	go func() {
 		rep, err := work(in, bw, prog)
-		if err == nil {
-			err = bw.Flush()
+		// stdout gets what was done before a failure, as unbuffered
+		// output would (CLI-10: the blocks before a faulty one); a file
+		// output is removed instead (CLI-8).
+		if err == nil || toStdout {
+			if ferr := bw.Flush(); err == nil {
+				err = ferr
+			}
 		}
 		done <- result{rep, err}
 	}()
@@ -339,13 +345,16 @@ func (s *sameBlocks) block(page []byte) []byte {
 
 // shortBlock compresses a last page shorter than 4 KiB with the canonical
 // parse and the raw rule of PAGE-5 scaled to its length: nil (store it)
-// when the block would reach three quarters of the data (CLI-3).
+// unless the block is shorter than three quarters of the data (CLI-3).
 func shortBlock(data []byte) []byte {
-	limit := len(data) * 3 / 4
+	// The longest block kept: the largest n with n < 3L/4, that is
+	// 4n < 3L, n = floor((3L-1)/4); floor(3L/4)-1 is one short whenever
+	// 3L/4 is not whole.
+	limit := (3*len(data) - 1) / 4
 	if limit < 1 {
 		return nil
 	}
-	dst := make([]byte, limit-1)
+	dst := make([]byte, limit)
 	n, err := reference.CompressBlock(dst, data)
 	if err != nil {
 		return nil

@@ -23,12 +23,35 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 		if len(rest) == 0 {
 			return operands, nil
 		}
-		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+		if endedByDashDash(fs, args[:len(args)-len(rest)]) {
 			return append(operands, rest...), nil
 		}
 		operands = append(operands, rest[0])
 		args = rest[1:]
 	}
+}
+
+// endedByDashDash reports whether the flags parsed from consumed ended at a
+// "--" that ends the flags, not at one that was a flag's value (-o --). It
+// walks consumed as the flag package did: a flag that is not boolean and
+// has no "=value" took the next argument as its value.
+func endedByDashDash(fs *flag.FlagSet, consumed []string) bool {
+	for i := 0; i < len(consumed); i++ {
+		a := consumed[i]
+		if a == "--" {
+			return true
+		}
+		name := strings.TrimPrefix(a[1:], "-") // -name or --name
+		if strings.Contains(name, "=") {
+			continue
+		}
+		if f := fs.Lookup(name); f != nil {
+			if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !ok || !b.IsBoolFlag() {
+				i++ // its value
+			}
+		}
+	}
+	return false
 }
 
 // input is an opened input: stdin or a file.
@@ -158,10 +181,14 @@ func outputPath(flagOut, operand, suffix string, compress bool) (string, error) 
 	if compress {
 		return operand + suffix, nil
 	}
-	if base, ok := strings.CutSuffix(operand, suffix); ok && base != "" && !strings.HasSuffix(base, "/") {
-		return base, nil
+	base, ok := strings.CutSuffix(operand, suffix)
+	if !ok {
+		return "", usagef("cannot name the output of %s: it does not end in %s (use -o)", operand, suffix)
 	}
-	return "", usagef("cannot name the output of %s: it does not end in %s (use -o)", operand, suffix)
+	if base == "" || os.IsPathSeparator(base[len(base)-1]) {
+		return "", usagef("cannot name the output of %s: its name is only the %s suffix (use -o)", operand, suffix)
+	}
+	return base, nil
 }
 
 // sameFile reports whether the input and output paths name one file.

@@ -4,9 +4,17 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"math"
+	"math/big"
+	"math/rand/v2"
+	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lz4warp/lz4warp"
+	"github.com/lz4warp/lz4warp/reference"
 )
 
 // runIn runs a command line in this process with the given terminal flags.
@@ -62,5 +70,104 @@ func TestProgressOnTerminal(t *testing.T) {
 	}
 	if _, _, errs := runIn(slow(), false, true, "compress", "-q", "-batch", "4"); errs != "" {
 		t.Fatalf("-q drew %q", errs)
+	}
+}
+
+// Checks CLI-7: isTerminal is true for a terminal only, not for /dev/null
+// (a character device) nor a pipe.
+func TestIsTerminal(t *testing.T) {
+	null, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer null.Close()
+	if isTerminal(null) {
+		t.Error("/dev/null is taken for a terminal")
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	if isTerminal(r) || isTerminal(w) {
+		t.Error("a pipe is taken for a terminal")
+	}
+	ptmx, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0) // a new pseudo-terminal
+	if err != nil {
+		t.Skipf("no pseudo-terminal to test with: %v", err)
+	}
+	defer ptmx.Close()
+	if !isTerminal(ptmx) {
+		t.Error("a pseudo-terminal is not taken for a terminal")
+	}
+}
+
+// Checks CLI-3: a short last page of every length L from 1 to 4,095 is its
+// canonical block exactly when the block's length n has 4n < 3L, stored
+// otherwise. The data sit at the threshold: r random bytes then a run.
+func TestShortBlockEveryLength(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	noise := make([]byte, 4096)
+	for i := range noise {
+		noise[i] = byte(rng.Uint32())
+	}
+	blk := make([]byte, reference.CompressBlockBound(4096))
+	fractional := 0 // kept blocks of floor(3L/4) bytes, L·3/4 not whole
+	for L := 1; L < 4096; L++ {
+		// A block is about r bytes, plus a few and r/255 for lengths.
+		for r := max(0, 3*L/4-12-L/255); r <= min(L, 3*L/4+1); r++ {
+			data := append(bytes.Clone(noise[:r]), bytes.Repeat([]byte{0}, L-r)...)
+			n, err := reference.CompressBlock(blk, data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := shortBlock(data)
+			if keep := 4*n < 3*L; keep != (got != nil) || keep && !bytes.Equal(got, blk[:n]) {
+				t.Fatalf("L=%d, r=%d: canonical block of %d bytes, shortBlock gives %d bytes (nil: %v)", L, r, n, len(got), got == nil)
+			}
+			if got != nil && n == 3*L/4 && 3*L%4 != 0 {
+				fractional++
+			}
+		}
+	}
+	if fractional == 0 {
+		t.Fatal("no case of a kept block of floor(3L/4) bytes: the test misses the boundary")
+	}
+}
+
+// Checks CLI-11: the printed comparisons are ">" exactly when the verdict
+// holds, "=" only on equal values, and the values printed compare as the
+// relation says, next to the threshold pcie·gpu = 15·(2·gpu + pcie) too.
+func TestRuleRelationIsVerdict(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	lineRE := regexp.MustCompile(`(?m)^  rule .*:  ([0-9.]+) ms ([<=>]) ([0-9.]+) ms$|^  d cancels: .*⇔  ([0-9.]+) ([<=>]) ([0-9.]+)$`)
+	check := func(pages int, pcie, gpu float64) {
+		var b bytes.Buffer
+		printRule(&b, pages, pcie, gpu)
+		verdict := lz4warp.MeetsPCIeRule(pages, pcie, gpu)
+		ms := lineRE.FindAllStringSubmatch(b.String(), -1)
+		if len(ms) != 2 {
+			t.Fatalf("rule %d %v %v: %d comparison lines:\n%s", pages, pcie, gpu, len(ms), b.String())
+		}
+		for _, m := range ms {
+			x, rel, y := m[1]+m[4], m[2]+m[5], m[3]+m[6]
+			xr, _ := new(big.Rat).SetString(x)
+			yr, _ := new(big.Rat).SetString(y)
+			if (rel == ">") != verdict || rel != [...]string{"<", "=", ">"}[xr.Cmp(yr)+1] {
+				t.Fatalf("rule %d %v %v: prints %s %s %s, verdict %v", pages, pcie, gpu, x, rel, y, verdict)
+			}
+		}
+	}
+	check(10000, 60, 30)
+	for i := 0; i < 2000; i++ {
+		pcie := float64(1 + rng.IntN(200))
+		gpu := 15 * pcie / (pcie - 30) // on the threshold, rounded
+		if pcie <= 30 {
+			gpu = float64(1 + rng.IntN(1000))
+		}
+		for _, g := range []float64{gpu, math.Nextafter(gpu, 0), math.Nextafter(gpu, math.Inf(1))} {
+			check(1+rng.IntN(1e6), pcie, g)
+		}
 	}
 }

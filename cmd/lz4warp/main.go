@@ -75,15 +75,10 @@ func main() {
 	os.Exit(code)
 }
 
-func isTerminal(f *os.File) bool {
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
-
 // run runs one command line and returns the exit status.
 func run(e *env, args []string) int {
 	if len(args) == 0 {
-		printUsage(e.stderr)
+		fmt.Fprintln(e.stderr, "lz4warp: no command (run 'lz4warp help' for the commands)")
 		return exitUsage
 	}
 	name := args[0]
@@ -102,15 +97,13 @@ func run(e *env, args []string) int {
 		case errors.Is(err, flag.ErrHelp):
 			return exitOK
 		case errors.Is(err, errUsage):
-			fmt.Fprintf(e.stderr, "lz4warp %s: %v\n", name, err)
-			fmt.Fprintf(e.stderr, "run 'lz4warp %s -h' for usage\n", name)
+			fmt.Fprintf(e.stderr, "lz4warp %s: %v\n", name, err) // one line (CLI-1)
 			return exitUsage
 		}
 		fmt.Fprintf(e.stderr, "lz4warp %s: %v\n", name, err)
 		return exitFail
 	}
-	fmt.Fprintf(e.stderr, "lz4warp: unknown command %q\n", name)
-	printUsage(e.stderr)
+	fmt.Fprintf(e.stderr, "lz4warp: unknown command %q (run 'lz4warp help' for the commands)\n", name)
 	return exitUsage
 }
 
@@ -125,7 +118,7 @@ func printUsage(w io.Writer) {
 }
 
 // newFlags returns a flag set whose errors are returned, not fatal, and
-// whose usage text goes to stderr.
+// whose usage text (-h) goes to stderr.
 func newFlags(e *env, name, args string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
@@ -136,11 +129,20 @@ func newFlags(e *env, name, args string) *flag.FlagSet {
 	return fs
 }
 
-// parse parses flags, making a bad flag a usage error (the flag package has
-// already printed what was wrong).
+// parse parses flags, making a bad flag a usage error. The flag package
+// would print the error and the whole usage itself; run prints the error as
+// one line instead (CLI-1), so the flag set is muted while it parses and
+// its usage printed only for -h.
 func parse(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
+	out, usage := fs.Output(), fs.Usage
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	err := fs.Parse(args)
+	fs.SetOutput(out)
+	fs.Usage = usage
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			usage()
 			return err
 		}
 		return usagef("%v", err)
