@@ -44,7 +44,7 @@ func TestDevice(t *testing.T) {
 	t.Logf("device %s, driver %s, PTX target sm_%d", run.Device, run.Driver, TargetSM(sm))
 	sanitizer := findSanitizer()
 	if sanitizer == "" {
-		t.Log("compute-sanitizer not found: memcheck findings are not checked")
+		t.Log("compute-sanitizer not found: memcheck findings are not checked, and the outcomes they decide are skipped")
 	}
 
 	type result struct {
@@ -90,13 +90,20 @@ func TestDevice(t *testing.T) {
 					t.Log(strings.TrimSpace(line))
 				}
 			}
+			recorded := e.Recorded
 			if sanitizer == "" {
-				o.Sanitizer = e.Recorded.Sanitizer
+				// Without memcheck its finding is not checked (the
+				// outcome's is empty), and an outcome that memcheck
+				// alone tells apart is not checked at all.
+				if recorded.Sanitizer != "clean" {
+					t.Skipf("compute-sanitizer not found: memcheck's finding (%s) decides this outcome", recorded.Sanitizer)
+				}
+				recorded.Sanitizer = o.Sanitizer
 			} else {
 				t.Logf("memcheck: %s (under memcheck: launch %s, sync %s)", o.Sanitizer, r.underChecker.Launch, r.underChecker.Sync)
 			}
-			if !o.Matches(e.Recorded) {
-				t.Errorf("outcome %+v differs from the recorded %+v\n%s", o, e.Recorded, r.mclog)
+			if !o.Matches(recorded) {
+				t.Errorf("outcome %+v differs from the recorded %+v\n%s", o, recorded, r.mclog)
 				return
 			}
 			matching++

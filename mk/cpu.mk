@@ -27,7 +27,7 @@ fuzz-cpu:
 
 # ratio-table prints the table of spec/ratio.md (needs the lz4 command).
 ratio-table:
-	$(GO) test ./internal/fastlz4 -run TestRatioTable -v -ratio.pages 4096 -lz4
+	$(GO) test ./internal/fastlz4 -run TestRatioTable -v -lz4
 
 # bench-cpu runs the page benchmarks of spec/ratio.md on one goroutine and on 16.
 bench-cpu:

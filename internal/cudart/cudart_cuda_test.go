@@ -101,6 +101,9 @@ func TestDevices(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if len(devs) == 0 {
+		t.Fatal("no CUDA device")
+	}
 	for _, d := range devs {
 		if d.Name == "" || d.TotalMemory == 0 || d.L2CacheSize == 0 || d.Major < 1 || d.SMs < 1 {
 			t.Errorf("implausible device attributes: %+v", d)

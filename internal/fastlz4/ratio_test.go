@@ -7,6 +7,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -17,7 +21,7 @@ import (
 )
 
 var (
-	ratioPages = flag.Int("ratio.pages", 512, "pages per data set in the ratio tests")
+	ratioPages = flag.Int("ratio.pages", 512, "pages per data set in TestRatioNoWorseThanPierrec")
 	withLZ4    = flag.Bool("lz4", false, "TestRatioTable: also run the lz4 command (lz4 -1) on each data set as one file")
 )
 
@@ -73,16 +77,30 @@ func TestPierrecPageSize(t *testing.T) {
 	}
 }
 
-// TestRatioTable prints the table of spec/ratio.md. With -lz4 it adds the
-// lz4 command's size for each data set written as one file:
+// TestRatioTable makes the table of spec/ratio.md, with as many pages per
+// set as the spec's, and holds the spec to it: the rows of the sets that
+// are the same on every machine must be the spec's, cell for cell up to the
+// lz4 column, and so must text, binaries and mixed (which read the Go
+// installation) where Go is the version the spec names. With -v it prints
+// the table, with -lz4 the lz4 command's column too:
 //
-//	go test ./internal/fastlz4 -run TestRatioTable -v -ratio.pages 4096 -lz4
+//	go test ./internal/fastlz4 -run TestRatioTable -v -lz4
 func TestRatioTable(t *testing.T) {
+	spec, goVersion := specRatioTable(t)
 	var b strings.Builder
 	fmt.Fprintln(&b, "| data set | pages | input bytes | lz4warp bytes (ratio) | pierrec/lz4 bytes (ratio) | lz4warp / pierrec | `lz4 -1` bytes (ratio) |")
 	fmt.Fprintln(&b, "| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+	checked := 0
 	for _, name := range dataset.Names() {
-		pages, err := dataset.Load(name, *ratioPages)
+		want, ok := spec[name]
+		if !ok {
+			t.Fatalf("spec/ratio.md: no row for %s", name)
+		}
+		n, err := strconv.Atoi(want[1])
+		if err != nil {
+			t.Fatalf("spec/ratio.md: %s: pages %q", name, want[1])
+		}
+		pages, err := dataset.Load(name, n)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -96,10 +114,40 @@ func TestRatioTable(t *testing.T) {
 			}
 			lz4Cell = fmt.Sprintf("%d (%.3f)", n, float64(in)/float64(n))
 		}
-		fmt.Fprintf(&b, "| %s | %d | %d | %d (%.3f) | %d (%.3f) | %.4f | %s |\n", name, len(pages), in,
-			ours, float64(in)/float64(ours), pierrec, float64(in)/float64(pierrec), float64(ours)/float64(pierrec), lz4Cell)
+		row := fmt.Sprintf("%s | %d | %d | %d (%.3f) | %d (%.3f) | %.4f", name, len(pages), in,
+			ours, float64(in)/float64(ours), pierrec, float64(in)/float64(pierrec), float64(ours)/float64(pierrec))
+		fmt.Fprintf(&b, "| %s | %s |\n", row, lz4Cell)
+		fixed := name == dataset.Zeros || name == dataset.Random
+		if fixed || slices.Contains(dataset.Deterministic(), name) && runtime.Version() == goVersion {
+			checked++
+			if got := strings.Split(row, " | "); !slices.Equal(got, want[:len(got)]) {
+				t.Errorf("spec/ratio.md's %s row is %q, measured %q", name, want[:len(got)], got)
+			}
+		}
 	}
-	t.Log("\n" + b.String())
+	t.Logf("%d rows checked against spec/ratio.md (Go %s, the spec's %s)\n%s", checked, runtime.Version(), goVersion, b.String())
+}
+
+// specRatioTable reads the table of spec/ratio.md's "Measured ratios": its
+// rows' cells by data set, and the Go version it was measured with.
+func specRatioTable(t *testing.T) (map[string][]string, string) {
+	raw, err := os.ReadFile(filepath.Join("..", "..", "spec", "ratio.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(raw), "## Measured ratios")
+	if !ok {
+		t.Fatal("spec/ratio.md: no section Measured ratios")
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	goVersion := regexp.MustCompile(`go1\.[0-9]+(\.[0-9]+)?`).FindString(section)
+	rows := map[string][]string{}
+	for _, line := range strings.Split(section, "\n") {
+		if cells := strings.Split(strings.Trim(line, "| "), " | "); len(cells) == 7 && slices.Contains(dataset.Names(), cells[0]) {
+			rows[cells[0]] = cells
+		}
+	}
+	return rows, goVersion
 }
 
 // lz4Command writes pages to a file and returns the size of `lz4 -1` of it.

@@ -106,7 +106,13 @@ func FuzzLoad(f *testing.F) {
 			for i := range params {
 				params[i] = mem.Alloc(256)
 			}
-			_ = m.Launch(k, 2, 64, params, mem)
+			// A launch the kernel's own declarations refuse is an error of
+			// the launch; anything else that fails must be a fault.
+			err := m.Launch(k, 2, 64, params, mem)
+			var fault *Fault
+			if err != nil && !errors.As(err, &fault) && !errors.Is(err, ErrLaunch) {
+				t.Fatalf("kernel %s: neither a fault nor a refused launch: %v", k, err)
+			}
 		}
 	})
 }
