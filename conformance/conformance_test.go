@@ -213,7 +213,7 @@ func TestGeneratorCoverage(t *testing.T) { // Checks PAGE-5, PARSE-6.
 		Zero: {reference.KindSame}, SameFilled: {reference.KindSame}, AlmostSame: {reference.KindLZ4},
 		Text: {reference.KindLZ4}, Repetitive: {reference.KindLZ4, reference.KindRaw}, Random: {reference.KindRaw},
 		Sparse: {reference.KindLZ4}, Structured: {reference.KindLZ4}, Mixed: {reference.KindLZ4, reference.KindRaw},
-		NearRaw: {reference.KindLZ4, reference.KindRaw}, TailMatch: {reference.KindRaw},
+		NearRaw: {reference.KindLZ4, reference.KindRaw}, TailMatch: {reference.KindLZ4},
 		LongLiterals: {reference.KindLZ4, reference.KindRaw},
 	}
 	for shape, ks := range want {

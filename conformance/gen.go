@@ -48,7 +48,7 @@ const (
 	Structured                // memory-like records of A (8..64) bytes: counters, pointers, zeros
 	Mixed                     // A (2..32) segments of the other shapes
 	NearRaw                   // A (2,900..3,120) random bytes, then a compressible tail: blocks around 3,072 bytes
-	TailMatch                 // random bytes with a short match at A (n-24..n-1) of B (4..24) bytes
+	TailMatch                 // random bytes at both ends, zeros between, a short match at A (n-24..n-1) of B (4..24) bytes
 	LongLiterals              // A (0..4,096) random bytes then zeros: literal runs of every length
 	numShapes
 )
@@ -204,6 +204,9 @@ func (s Spec) Fill(p *Page) {
 		}
 	case TailMatch:
 		r.fill(p[:])
+		// Zeros between the random ends keep the block under PAGE-5's
+		// threshold: it is stored, with the match near its end.
+		clear(p[1024 : pageSize-1024])
 		start := clampInt(s.A, 1, pageSize-1)
 		length := clampInt(s.B, 1, 64)
 		// Copy from an earlier position: usually far back, sometimes

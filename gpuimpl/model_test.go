@@ -33,7 +33,8 @@ func warpModel(page *[PageSize]byte, winner func(lanes uint32) int) (kind uint32
 			b := binary.LittleEndian.Uint32(page[off+4:])
 			c := binary.LittleEndian.Uint32(page[off+8:])
 			d := binary.LittleEndian.Uint32(page[off+12:])
-			diff[l] |= a ^ first0 | b ^ first1 | c ^ first0 | d ^ first1
+			// ^ and | bind alike in Go: each XOR in its own parentheses.
+			diff[l] |= (a ^ first0) | (b ^ first1) | (c ^ first0) | (d ^ first1)
 		}
 	}
 	if ballot(func(l int) bool { return diff[l] != 0 }) == 0 {

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math/rand/v2"
 	"slices"
+	"testing"
 
 	"github.com/lz4warp/lz4warp/reference"
 )
@@ -64,12 +65,14 @@ func genPage(kind string, rng *rand.Rand) *[PageSize]byte {
 				i++
 			}
 		}
-	case "longlit": // long literal stretches between short repeats
+	case "longlit": // literal stretches of 15 to 414 bytes (lengths with extension bytes) between repeats
+		// of 32 to 331 bytes: most pages compress below PAGE-5's threshold, so their blocks are stored.
 		fillRandom(p[:], rng)
-		for k := rng.IntN(6); k > 0; k-- {
-			n := 4 + rng.IntN(40)
-			from, to := rng.IntN(PageSize-n), rng.IntN(PageSize-n)
-			copy(p[to:to+n], p[from:from+n])
+		for i := 15 + rng.IntN(400); i < PageSize; {
+			n := min(32+rng.IntN(300), PageSize-i)
+			from := rng.IntN(i)
+			copy(p[i:i+n], p[from:from+n])
+			i += n + 15 + rng.IntN(400)
 		}
 	case "nearraw": // random bytes with a variable share of zeros: sizes around 3,072
 		fillRandom(p[:], rng)
@@ -93,7 +96,10 @@ func genPage(kind string, rng *rand.Rand) *[PageSize]byte {
 			i += copy(p[i:i+n], piece[at:at+n])
 		}
 	case "tailmatch": // a repeat that runs into the last bytes: PARSE-4's and PARSE-6's bounds
+		// Random bytes at both ends, zeros between: the block stays under PAGE-5's threshold, so
+		// that it is stored, its last sequences included.
 		fillRandom(p[:], rng)
+		clear(p[512 : PageSize-1024])
 		n := 4 + rng.IntN(60)
 		from := rng.IntN(PageSize - 2*n)
 		to := PageSize - n - rng.IntN(12)
@@ -142,4 +148,35 @@ func blockSize(p *[PageSize]byte) int {
 		panic(err)
 	}
 	return n
+}
+
+// The kernel tests see every stored kind where their generators say so: a
+// generator whose pages all end up raw would check only their lengths
+// (compareWithReference), whatever its comment promises.
+func TestPageKindsStored(t *testing.T) {
+	want := map[string][]reference.Kind{
+		"zeros": {reference.KindSame}, "same": {reference.KindSame}, "random": {reference.KindLZ4, reference.KindRaw},
+		"text": {reference.KindLZ4}, "binary": {reference.KindLZ4}, "runs": {reference.KindLZ4},
+		"longlit": {reference.KindLZ4}, "nearraw": {reference.KindLZ4, reference.KindRaw},
+		"sparse": {reference.KindLZ4}, "mixed": {reference.KindLZ4}, "tailmatch": {reference.KindLZ4},
+		"threshold": {reference.KindLZ4, reference.KindRaw},
+	}
+	rng := rand.New(rand.NewPCG(7, 11))
+	for _, kind := range pageKinds {
+		seen := map[reference.Kind]int{}
+		for range 200 {
+			var dst [reference.PageBound]byte
+			k, _ := reference.EncodePage(dst[:], genPage(kind, rng))
+			seen[k]++
+		}
+		ks, ok := want[kind]
+		if !ok {
+			t.Errorf("%s: no expected kinds", kind)
+		}
+		for _, k := range ks {
+			if seen[k] == 0 {
+				t.Errorf("%s: no %v page of 200 (%v)", kind, k, seen)
+			}
+		}
+	}
 }
