@@ -45,6 +45,7 @@ type deviceState struct {
 	// offsets and gather are the D2H kernels of GPU-8.
 	offsets, gather *cudart.Function
 	trap            *cudart.Function // loaded when a test first injects a launch failure
+	trapMu          sync.Mutex       // guards trap among the holders of mu's read lock
 	gen             int              // counts rebuilds; buffers of an older generation are gone
 	refs            int
 	lost            error // the sticky fault that made the device unusable, if any
@@ -152,9 +153,19 @@ func releaseDevice(d *deviceState) error {
 	if d.refs > 0 {
 		return nil
 	}
-	delete(devices, d.index)
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if d.lost != nil {
+		// A lost device stays lost for the rest of the process (RT-4):
+		// its state stays, so that a later Open fails at once the same
+		// way instead of asking the driver for a context again.
+		if d.ctx != nil {
+			d.ctx.Close() // reports the sticky error again; the context is gone either way
+			d.ctx = nil
+		}
+		return nil
+	}
+	delete(devices, d.index)
 	if d.ctx == nil {
 		return nil
 	}
@@ -249,20 +260,18 @@ func Open(opts Options) (*Engine, error) {
 	if opts.BatchPages < 1 || opts.RingSlots < 1 {
 		return nil, fmt.Errorf("gpuimpl: BatchPages %d and RingSlots %d must be at least 1", opts.BatchPages, opts.RingSlots)
 	}
-	if opts.BatchPages > 1<<24/PagesPerBlock {
-		return nil, fmt.Errorf("gpuimpl: BatchPages %d is too large", opts.BatchPages)
+	if opts.BatchPages > MaxBatchPages {
+		return nil, fmt.Errorf("gpuimpl: BatchPages %d is more than %d", opts.BatchPages, MaxBatchPages)
 	}
 	d, err := acquireDevice(opts.DeviceIndex)
 	if err != nil {
 		return nil, err
 	}
-	if d.lost != nil {
-		releaseDevice(d)
-		return nil, d.lost
-	}
 	e := &Engine{opts: opts, dev: d}
 	d.mu.RLock()
-	err = e.allocate()
+	if err = d.lost; err == nil {
+		err = e.allocate()
+	}
 	d.mu.RUnlock()
 	if err != nil {
 		e.release()
@@ -477,6 +486,7 @@ func (e *Engine) compress(pages [][PageSize]byte, host *HostPages) ([]Output, Ti
 	if err == nil {
 		return out, t, nil
 	}
+	e.drain() // the batches started before it end before the ring goes
 	return nil, Timings{}, e.recover(gen, err)
 }
 
@@ -522,8 +532,9 @@ func (e *Engine) prepare() error {
 		return nil
 	}
 	if e.dev.ctx == nil {
+		gen := e.dev.gen // read under the lock: another engine may rebuild once it is released
 		e.dev.mu.RUnlock()
-		err := e.dev.rebuild(e.dev.gen, nil)
+		err := e.dev.rebuild(gen, nil)
 		e.dev.mu.RLock()
 		if err != nil {
 			return err
@@ -1069,6 +1080,9 @@ const trapPTX = `.version 7.0
 `
 
 func (e *Engine) trapKernel() (*cudart.Function, error) {
+	// Engines that share the device hold its lock for reading here.
+	e.dev.trapMu.Lock()
+	defer e.dev.trapMu.Unlock()
 	if e.dev.trap != nil {
 		return e.dev.trap, nil
 	}

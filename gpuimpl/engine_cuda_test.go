@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -390,6 +391,37 @@ func TestEngineFaults(t *testing.T) {
 			}
 		}
 	}
+	// RT-15: a fault in a batch that runs while a started one is on its
+	// way; the started one ends before the ring is rebuilt, and gives the
+	// reference's bytes.
+	h, err := e.NewHostPages(len(pages))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	copy(h.Pages, pages)
+	p, err := e.StartHost(h, len(pages))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.InjectFault(FaultInvalidLaunch)
+	_, _, err = e.Compress(pages)
+	checkFault(t, FaultInvalidLaunch, err, cudart.InvalidValue)
+	out, _, err := p.Wait()
+	if err != nil {
+		t.Fatalf("the batch started before a fault: %v", err)
+	}
+	if n := checkBatch(t, "started-before-fault", pages, out); n != 0 {
+		t.Fatalf("the batch started before a fault: %d pages differ", n)
+	}
+}
+
+// Checks MaxBatchPages: a larger batch is refused before anything is made.
+func TestEngineMaxBatchPages(t *testing.T) {
+	if _, err := Open(Options{BatchPages: MaxBatchPages + 1, RingSlots: 1}); err == nil ||
+		!strings.Contains(err.Error(), "more than") {
+		t.Fatalf("Open with BatchPages %d: %v", MaxBatchPages+1, err)
+	}
 }
 
 // Checks RT-9, RT-4, RT-14: a sticky fault (illegal address, launch failure) fails
@@ -438,6 +470,11 @@ func TestEngineStickyFaults(t *testing.T) {
 				}
 				if _, err := Open(Options{BatchPages: 8, RingSlots: 1}); !errors.Is(err, ErrDeviceLost) {
 					t.Fatalf("Open after a sticky fault: %v", err)
+				}
+				// Nor once the device's last engine has closed.
+				e.Close()
+				if _, err := Open(Options{BatchPages: 8, RingSlots: 1}); !errors.Is(err, ErrDeviceLost) {
+					t.Fatalf("Open after a sticky fault and the last engine's Close: %v", err)
 				}
 			})
 		}

@@ -33,10 +33,15 @@ type Device struct {
 	Major, Minor int
 }
 
+// MaxBatchPages is the largest Options.BatchPages: a slot's packed payloads
+// (up to OutSlot bytes a page) are counted and placed with 32-bit offsets
+// (GPU-8), and a launch's grid stays within 2^24 blocks.
+const MaxBatchPages = min((1<<32-1)/OutSlot, 1<<24/PagesPerBlock)
+
 // Options configures an Engine.
 type Options struct {
 	DeviceIndex int
-	BatchPages  int  // the most pages per kernel launch (one ring slot)
+	BatchPages  int  // the most pages per kernel launch (one ring slot), at most MaxBatchPages
 	RingSlots   int  // pipeline depth
 	AsyncDMA    bool // overlap the stages across slots
 }
