@@ -27,6 +27,18 @@ type HostPages struct {
 	pending *Pending // the batch StartHost started, until Wait takes it
 }
 
+// pageAligned returns size bytes that start on a page boundary, and the
+// allocation that holds them. The allocation also holds the rest of their
+// last page: page-locking works in whole pages, and must neither lock
+// another Go object's memory nor meet a page that another HostPages has
+// locked already, as a small allocation's neighbour might.
+func pageAligned(size int) (mem, alloc []byte) {
+	whole := (size + PageSize - 1) &^ (PageSize - 1)
+	alloc = make([]byte, whole+PageSize)
+	off := -int(uintptr(unsafe.Pointer(&alloc[0]))) & (PageSize - 1)
+	return alloc[off : off+size : off+size], alloc
+}
+
 // hostBytes is the memory a HostPages of n pages needs.
 func hostBytes(n int) int { return n * (PageSize + 4 + OutSlot) }
 
@@ -37,9 +49,7 @@ func hostBytes(n int) int { return n * (PageSize + 4 + OutSlot) }
 // 4-byte one.
 func newHostPages(n int) *HostPages {
 	size := hostBytes(n)
-	raw := make([]byte, size+PageSize)
-	off := -int(uintptr(unsafe.Pointer(&raw[0]))) & (PageSize - 1)
-	mem := raw[off : off+size : off+size]
+	mem, _ := pageAligned(size)
 	pages := n * PageSize
 	return &HostPages{
 		Pages: unsafe.Slice((*[PageSize]byte)(unsafe.Pointer(&mem[0])), n),

@@ -8,6 +8,20 @@ import (
 // Checks RT-13, GPU-8: the pages, output slots and meta words of a
 // HostPages lie in one page-aligned piece, one after the other, without
 // overlap.
+// pageAligned's pieces start on a page and their last page lies inside
+// their allocation, whatever their size.
+func TestPageAligned(t *testing.T) {
+	for size := 1; size < 5*PageSize; size += 997 {
+		mem, alloc := pageAligned(size)
+		start := uintptr(unsafe.Pointer(&mem[0]))
+		end := (start + uintptr(size) + PageSize - 1) &^ (PageSize - 1)
+		lo := uintptr(unsafe.Pointer(&alloc[0]))
+		if len(mem) != size || start%PageSize != 0 || start < lo || end > lo+uintptr(len(alloc)) {
+			t.Fatalf("size %d: [%#x, %#x) of %d bytes, allocation [%#x, %#x)", size, start, end, len(mem), lo, lo+uintptr(len(alloc)))
+		}
+	}
+}
+
 func TestHostPagesLayout(t *testing.T) {
 	for _, n := range []int{1, 3, 1000} {
 		h := newHostPages(n)
