@@ -11,6 +11,20 @@ import (
 // batch would only exhaust memory, or overflow make, before any work.
 const maxBatch = 1 << 30 / lz4warp.PageSize // 262,144 pages
 
+// checkBatch makes a -batch value that Config.Validate refuses, or one over
+// maxBatch, a usage error (CLI-9).
+func checkBatch(batch int) error {
+	cfg := lz4warp.DefaultConfig()
+	cfg.BatchSize = batch
+	if err := cfg.Validate(); err != nil {
+		return usagef("-batch %d: %v", batch, err)
+	}
+	if batch > maxBatch {
+		return usagef("-batch %d: more than %d pages (1 GiB) per batch", batch, maxBatch)
+	}
+	return nil
+}
+
 // pageCompressor compresses batches on one requested backend, through the
 // public API only.
 type pageCompressor struct {
@@ -37,14 +51,11 @@ func newPageCompressor(name string, batch int) (*pageCompressor, error) {
 	default:
 		return nil, usagef("-backend %q: want one of auto, scalar, simd, gpu", name)
 	}
+	if err := checkBatch(batch); err != nil {
+		return nil, err
+	}
 	cfg := lz4warp.DefaultConfig()
 	cfg.BatchSize = batch
-	if err := cfg.Validate(); err != nil {
-		return nil, usagef("-batch %d: %v", batch, err)
-	}
-	if batch > maxBatch {
-		return nil, usagef("-batch %d: more than %d pages (1 GiB) per batch", batch, maxBatch)
-	}
 	var (
 		c   *lz4warp.Compressor
 		err error

@@ -61,7 +61,7 @@ func TestUsageErrorOneLine(t *testing.T) {
 	for _, args := range [][]string{
 		{"compress", "-zz"}, {"compress", "-batch", "x"}, {"compress", "a", "b"},
 		{"decompress", "-o"}, {"rule", "-pcie", "fast"}, {"bench", "-nosuchflag"},
-		{}, {"frobnicate"},
+		{}, {"frobnicate"}, {"demo", "-batch", "0", "-pages", "2"}, {"demo", "-batch", "300000", "-pages", "2"},
 	} {
 		r := runCmd(t, dir, []byte{}, args...)
 		want := "lz4warp: "

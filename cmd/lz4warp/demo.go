@@ -32,6 +32,9 @@ func runDemo(e *env, args []string) error {
 	if *pages < 1 {
 		return usagef("-pages %d: want at least 1", *pages)
 	}
+	if err := checkBatch(*batch); err != nil {
+		return err // before any report line
+	}
 	w := e.stdout
 	type part struct {
 		name       string
@@ -133,7 +136,8 @@ type demoResult struct {
 	hostCopies       time.Duration // asyncBackend: the time spent writing pages into buffers and copying payloads out
 	decompress       time.Duration // wall time of DecompressBatch
 	h2d, kernel, d2h time.Duration
-	pcieOK, calls    int
+	calls            int
+	gpuCalls, pcieOK int // the batches that ran on the GPU, and those of them that met the PCIe rule
 	stats            lz4warp.Stats
 	verified         bool
 	badPage          int
@@ -148,6 +152,23 @@ const (
 	bufferBackend = "auto+buffer"
 	asyncBackend  = "auto+async"
 )
+
+// add counts one batch's result into the run.
+func (r *demoResult) add(res *lz4warp.BatchResult) {
+	r.pages = append(r.pages, res.Pages...)
+	r.ran[res.Backend] += len(res.Pages)
+	r.compress += res.TotalTime
+	r.h2d += res.H2DTime
+	r.kernel += res.KernelTime
+	r.d2h += res.D2HTime
+	r.calls++
+	if res.Backend == lz4warp.BackendGPU {
+		r.gpuCalls++
+		if res.PCIeRuleSatisfied() {
+			r.pcieOK++
+		}
+	}
+}
 
 func demoRun(backend string, pages, restored []lz4warp.Page, batch int) (*demoResult, error) {
 	name := backend
@@ -177,18 +198,7 @@ func demoRun(backend string, pages, restored []lz4warp.Page, batch int) (*demoRe
 			return res, err
 		}
 	}
-	add := func(res *lz4warp.BatchResult) {
-		r.pages = append(r.pages, res.Pages...)
-		r.ran[res.Backend] += len(res.Pages)
-		r.compress += res.TotalTime
-		r.h2d += res.H2DTime
-		r.kernel += res.KernelTime
-		r.d2h += res.D2HTime
-		r.calls++
-		if res.PCIeRuleSatisfied() {
-			r.pcieOK++
-		}
-	}
+	add := r.add
 	if backend == asyncBackend {
 		if err := demoAsync(pc.c, pages, batch, r, add); err != nil {
 			return nil, fmt.Errorf("backend %s: %w", backend, err)
@@ -340,8 +350,8 @@ func printDemoRun(w io.Writer, r *demoResult, same bool) {
 			r.kernel.Round(time.Microsecond))
 	case r.ran[lz4warp.BackendGPU] > 0:
 		res := lz4warp.BatchResult{H2DTime: r.h2d, KernelTime: r.kernel, D2HTime: r.d2h}
-		fmt.Fprintf(w, "  GPU        H2D %v, kernel %v, D2H %v; PCIe 5x rule (kernel > 5 × transfers): %v, in %d of %d batches\n",
-			r.h2d.Round(time.Microsecond), r.kernel.Round(time.Microsecond), r.d2h.Round(time.Microsecond), res.PCIeRuleSatisfied(), r.pcieOK, r.calls)
+		fmt.Fprintf(w, "  GPU        H2D %v, kernel %v, D2H %v; PCIe 5x rule (kernel > 5 × transfers): %v, in %d of %d GPU batches\n",
+			r.h2d.Round(time.Microsecond), r.kernel.Round(time.Microsecond), r.d2h.Round(time.Microsecond), res.PCIeRuleSatisfied(), r.pcieOK, r.gpuCalls)
 	}
 	if r.stats.GPUFallbacks > 0 {
 		fmt.Fprintf(w, "  GPU faults %d batches recompressed on the CPU\n", r.stats.GPUFallbacks)

@@ -433,3 +433,78 @@ func FuzzReader(f *testing.F) {
 		}
 	})
 }
+
+// Checks CLI-10's bound on memory across frames of different block sizes:
+// the read-ahead's blocks, pooled ones included, stay within 32 MiB even
+// after frames of larger blocks left their buffers behind.
+func TestReadAheadMemoryAcrossFrames(t *testing.T) {
+	data := sample(9<<20, 31)
+	var stream []byte
+	for _, size := range []lz4.BlockSize{lz4.Block4Mb, lz4.Block1Mb, lz4.Block256Kb, lz4.Block64Kb} {
+		var buf bytes.Buffer
+		zw := lz4.NewWriter(&buf)
+		if err := zw.Apply(lz4.BlockSizeOption(size)); err != nil {
+			t.Fatal(err)
+		}
+		zw.Write(data)
+		if err := zw.Close(); err != nil {
+			t.Fatal(err)
+		}
+		stream = append(stream, buf.Bytes()...)
+	}
+	r := NewReader(bytes.NewReader(stream))
+	r.SetConcurrency(8)
+	held := func() int {
+		n := 0
+		for _, b := range append(append([]*pendingBlock{}, r.pool...), r.queue...) {
+			n += cap(b.stored) + cap(b.dec)
+		}
+		return n
+	}
+	most, total := 0, 0
+	p := make([]byte, 1<<20)
+	for {
+		n, err := r.Read(p)
+		total += n
+		most = max(most, held())
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if total != 4*len(data) {
+		t.Fatalf("%d bytes read, want %d", total, 4*len(data))
+	}
+	if most > 2*readAheadBytes {
+		t.Errorf("blocks held %d bytes at most, over the limit of %d", most, 2*readAheadBytes)
+	}
+}
+
+// Checks CLI-6: a content size of 0 is unknown, as the lz4 command reads it;
+// any other that does not match is corrupt.
+func TestContentSizeZero(t *testing.T) {
+	data := sample(5000, 41)
+	var buf bytes.Buffer
+	zw := lz4.NewWriter(&buf)
+	if err := zw.Apply(lz4.SizeOption(uint64(len(data)))); err != nil {
+		t.Fatal(err)
+	}
+	zw.Write(data)
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	withSize := func(n uint64) []byte {
+		f := bytes.Clone(buf.Bytes())
+		binary.LittleEndian.PutUint64(f[6:14], n)
+		f[14] = headerChecksum(f[4:14])
+		return f
+	}
+	if got, err := decode(bytes.NewReader(withSize(0))); err != nil || !bytes.Equal(got, data) {
+		t.Errorf("content size 0: err %v, equal %v", err, bytes.Equal(got, data))
+	}
+	if _, err := decode(bytes.NewReader(withSize(uint64(len(data)) + 1))); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("content size one too many: %v, want ErrCorrupt", err)
+	}
+}

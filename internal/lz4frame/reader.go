@@ -372,7 +372,8 @@ func (r *Reader) endFrame(at int64) error {
 	f := &r.frame
 	r.state = stateMagic
 	r.end = 0
-	if f.hasSize && r.size != f.contentSize {
+	// A content size of 0 is unknown, as liblz4 reads it.
+	if f.hasSize && f.contentSize != 0 && r.size != f.contentSize {
 		return r.fail(at, ErrCorrupt, "frame holds %d bytes, its header says %d", r.size, f.contentSize)
 	}
 	if f.contentChecksum {
@@ -468,6 +469,21 @@ func (r *Reader) readAhead() {
 	f := &r.frame
 	r.pool = append(r.pool, r.queue...)
 	r.queue, r.qi = r.queue[:0], 0
+	// The pool keeps only what this frame's read-ahead can take: buffers
+	// of an earlier frame's larger blocks would otherwise stay on top of
+	// the limit, which counts this frame's block size.
+	if keep := min(readAheadBlocks*r.workers, max(readAheadBytes/f.blockMax, 1)); len(r.pool) > keep {
+		clear(r.pool[keep:])
+		r.pool = r.pool[:keep]
+	}
+	for _, b := range r.pool {
+		if cap(b.stored) > f.blockMax {
+			b.stored = nil
+		}
+		if cap(b.dec) > f.blockMax {
+			b.dec = nil
+		}
+	}
 	budget := readAheadBytes
 	for len(r.queue) < readAheadBlocks*r.workers && budget > 0 {
 		at := r.off
