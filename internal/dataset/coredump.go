@@ -76,21 +76,37 @@ func selfMappings() ([]segment, error) {
 }
 
 // loadCoreFile reads the memory segments (PT_LOAD with file contents) of an
-// ELF core file.
+// ELF core file. Each segment must lie within the file: the sizes come from
+// the file's headers, and a hostile or truncated core must not make sample
+// allocate or count pages that are not there.
 func loadCoreFile(path string, maxPages int) ([]Page, error) {
-	ef, err := elf.Open(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("dataset: coredump: %w: %s: %v", ErrNoSource, CoreEnv, err)
 	}
-	defer ef.Close()
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("dataset: coredump: %w: %v", ErrNoSource, err)
+	}
+	ef, err := elf.NewFile(f)
+	if err != nil {
+		return nil, fmt.Errorf("dataset: coredump: %w: %s: %s: %v", ErrNoSource, CoreEnv, path, err)
+	}
 	if ef.Type != elf.ET_CORE {
 		return nil, fmt.Errorf("dataset: coredump: %w: %s is not a core file", ErrNoSource, path)
 	}
+	size := uint64(info.Size())
 	var segs []segment
 	for _, p := range ef.Progs {
-		if p.Type == elf.PT_LOAD && p.Filesz > 0 {
-			segs = append(segs, segment{path: path, off: int64(p.Off), size: int64(p.Filesz)})
+		if p.Type != elf.PT_LOAD || p.Filesz == 0 {
+			continue
 		}
+		if p.Off > size || p.Filesz > size-p.Off {
+			return nil, fmt.Errorf("dataset: coredump: %w: %s: segment of %d bytes at offset %d runs past the end of the file (%d bytes)",
+				ErrNoSource, path, p.Filesz, p.Off, size)
+		}
+		segs = append(segs, segment{path: path, off: int64(p.Off), size: int64(p.Filesz)})
 	}
 	pages, err := sample(segs, maxPages)
 	if err != nil {

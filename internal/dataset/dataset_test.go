@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"bytes"
+	"debug/elf"
 	"encoding/binary"
 	"errors"
 	"os"
@@ -228,5 +229,99 @@ func TestGcoreFile(t *testing.T) {
 	}
 	if len(pages) == 0 || pages[0] == (Page{}) && pages[len(pages)-1] == (Page{}) {
 		t.Errorf("core file: %d pages, first and last zero", len(pages))
+	}
+}
+
+// writeCore writes an ELF64 core file of size bytes whose PT_LOAD segments
+// are progs ({offset, size} pairs); the bytes after the headers are 0xAA.
+func writeCore(t *testing.T, size int, progs ...[2]uint64) string {
+	t.Helper()
+	var b bytes.Buffer
+	hdr := elf.Header64{
+		Ident:     [elf.EI_NIDENT]byte{0x7f, 'E', 'L', 'F', byte(elf.ELFCLASS64), byte(elf.ELFDATA2LSB), byte(elf.EV_CURRENT)},
+		Type:      uint16(elf.ET_CORE),
+		Machine:   uint16(elf.EM_X86_64),
+		Version:   uint32(elf.EV_CURRENT),
+		Phoff:     64,
+		Ehsize:    64,
+		Phentsize: 56,
+		Phnum:     uint16(len(progs)),
+	}
+	must(t, binary.Write(&b, binary.LittleEndian, hdr))
+	for _, p := range progs {
+		must(t, binary.Write(&b, binary.LittleEndian, elf.Prog64{
+			Type: uint32(elf.PT_LOAD), Off: p[0], Filesz: p[1], Memsz: p[1],
+		}))
+	}
+	data := append(b.Bytes(), bytes.Repeat([]byte{0xAA}, size-b.Len())...)
+	path := filepath.Join(t.TempDir(), "core")
+	must(t, os.WriteFile(path, data, 0o644))
+	return path
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A core file's segment sizes are not trusted: sizes that overflow the
+// total, or segments that run past the end of the file (a truncated core),
+// are ErrNoSource, not a panic or pages of zeros.
+func TestCoreFileBadSegments(t *testing.T) {
+	for name, progs := range map[string][][2]uint64{
+		"one of 2^63-1":    {{4096, 1<<63 - 1}},
+		"two of 2^62":      {{4096, 1 << 62}, {4096, 1 << 62}},
+		"offset past end":  {{1 << 40, 4096}},
+		"truncated 1 MiB":  {{4096, 1 << 20}},
+		"second truncated": {{4096, 4096}, {4096, 4097}},
+	} {
+		t.Setenv(CoreEnv, writeCore(t, 8192, progs...))
+		pages, err := Load(Coredump, testPages)
+		if !errors.Is(err, ErrNoSource) {
+			t.Errorf("%s: %d pages, err %v, want ErrNoSource", name, len(pages), err)
+		}
+	}
+}
+
+// A valid core gives its segments' bytes, the final partial page padded
+// with zeros.
+func TestCoreFileSegments(t *testing.T) {
+	t.Setenv(CoreEnv, writeCore(t, 8192+100, [2]uint64{4096, 4096}, [2]uint64{8192, 100}))
+	pages, err := Load(Coredump, testPages)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want [2]Page
+	copy(want[0][:], bytes.Repeat([]byte{0xAA}, PageSize))
+	copy(want[1][:], bytes.Repeat([]byte{0xAA}, 100))
+	if len(pages) != 2 || pages[0] != want[0] || pages[1] != want[1] {
+		t.Errorf("got %d pages, want the two segments with the last page padded", len(pages))
+	}
+}
+
+// sample checks the segments it is given, whatever lists them.
+func TestSampleBadSegments(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	must(t, os.WriteFile(file, bytes.Repeat([]byte{1}, 5000), 0o644))
+	for name, segs := range map[string][]segment{
+		"overflow":      {{path: file, size: 1 << 62}, {path: file, size: 1 << 62}},
+		"negative size": {{path: file, size: -1}},
+		// The file holds 5000 bytes, the segment claims 3 pages.
+		"past end": {{path: file, size: 3 * PageSize}},
+		// A missing file is an error, not a page silently left out.
+		"one missing": {{path: file, size: 5000}, {path: filepath.Join(dir, "missing"), size: PageSize}},
+	} {
+		pages, err := sample(segs, 4)
+		if !errors.Is(err, ErrNoSource) {
+			t.Errorf("%s: %d pages, err %v, want ErrNoSource", name, len(pages), err)
+		}
+	}
+	// A file whose content ends within a page gives that page padded.
+	pages, err := sample([]segment{{path: file, size: 5000}}, 4)
+	if err != nil || len(pages) != 2 || pages[1][5000-PageSize-1] != 1 || pages[1][5000-PageSize] != 0 {
+		t.Errorf("5000-byte file: %d pages, err %v, want 2, the second padded", len(pages), err)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
+	"math/bits"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,10 +26,15 @@ type segment struct {
 // sample reads pages spread evenly over the concatenation of segs: all of
 // them when there are at most maxPages, else page k*total/maxPages for each
 // k. A final partial page is padded with zeros. Pages that cannot be read
-// (a memory range that vanished, an unreadable page) are skipped.
+// (a memory range that vanished, an unreadable page) are skipped; a file
+// that cannot be opened, or that ends before one of its segments does, is
+// an error, since skipping it would silently change which pages come out.
 func sample(segs []segment, maxPages int) ([]Page, error) {
 	var total int64
 	for _, s := range segs {
+		if s.size < 0 || s.size > math.MaxInt64-total {
+			return nil, fmt.Errorf("%w: segment sizes overflow at %s (size %d)", ErrNoSource, s.path, s.size)
+		}
 		total += s.size
 	}
 	nPages := (total + PageSize - 1) / PageSize
@@ -36,17 +43,19 @@ func sample(segs []segment, maxPages int) ([]Page, error) {
 	}
 	count := min(nPages, int64(maxPages))
 	pages := make([]Page, 0, count)
-	files := map[string]*os.File{}
-	defer func() {
-		for _, f := range files {
-			f.Close()
-		}
-	}()
+	var r reader
+	defer r.close()
 	var firstErr error
 	for k := range count {
-		idx := k * nPages / count
+		// k*nPages/count in 128 bits: the product overflows int64 for
+		// large sets.
+		hi, lo := bits.Mul64(uint64(k), uint64(nPages))
+		idx, _ := bits.Div64(hi, lo, uint64(count))
 		var page Page
-		if err := readConcat(segs, files, page[:], idx*PageSize); err != nil {
+		if err := r.readConcat(segs, page[:], int64(idx)*PageSize); err != nil {
+			if errors.Is(err, errFatal) {
+				return nil, fmt.Errorf("%w: %w", ErrNoSource, err)
+			}
 			if firstErr == nil {
 				firstErr = err
 			}
@@ -60,9 +69,40 @@ func sample(segs []segment, maxPages int) ([]Page, error) {
 	return pages, nil
 }
 
+// errFatal marks the read errors that sample must not skip.
+var errFatal = errors.New("cannot read")
+
+// reader holds at most one file open: pages are read in offset order, so
+// consecutive reads mostly hit the same file, and a set of thousands of
+// files never holds thousands of descriptors.
+type reader struct {
+	path string
+	f    *os.File
+}
+
+func (r *reader) open(path string) (*os.File, error) {
+	if r.f != nil && r.path == path {
+		return r.f, nil
+	}
+	r.close()
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", errFatal, err)
+	}
+	r.path, r.f = path, f
+	return f, nil
+}
+
+func (r *reader) close() {
+	if r.f != nil {
+		r.f.Close()
+		r.f = nil
+	}
+}
+
 // readConcat fills p from offset off of the concatenated segments, padding
-// with zeros past the end.
-func readConcat(segs []segment, files map[string]*os.File, p []byte, off int64) error {
+// with zeros past the end of the last one.
+func (r *reader) readConcat(segs []segment, p []byte, off int64) error {
 	clear(p)
 	for _, s := range segs {
 		if len(p) == 0 {
@@ -73,15 +113,15 @@ func readConcat(segs []segment, files map[string]*os.File, p []byte, off int64) 
 			continue
 		}
 		n := min(int64(len(p)), s.size-off)
-		f := files[s.path]
-		if f == nil {
-			var err error
-			if f, err = os.Open(s.path); err != nil {
-				return err
-			}
-			files[s.path] = f
+		f, err := r.open(s.path)
+		if err != nil {
+			return err
 		}
-		if _, err := f.ReadAt(p[:n], s.off+off); err != nil && !errors.Is(err, io.EOF) {
+		if _, err := f.ReadAt(p[:n], s.off+off); errors.Is(err, io.EOF) {
+			// The segment runs past the end of the file: a truncated
+			// core, or a file that shrank since it was listed.
+			return fmt.Errorf("%w: %s: %d bytes at offset %d run past the end of the file", errFatal, s.path, s.size, s.off)
+		} else if err != nil {
 			return err
 		}
 		p = p[n:]
