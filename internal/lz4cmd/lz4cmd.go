@@ -31,7 +31,9 @@ func Find() (string, error) {
 	}
 	if cache != "" {
 		p := filepath.Join(cache, "usr", "bin", "lz4")
-		if fi, err := os.Stat(p); err == nil && fi.Mode()&0o111 != 0 {
+		// A directory carries the 0o111 bits too: only a regular file
+		// (or a link to one) is the command.
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
 			return p, nil
 		}
 	}

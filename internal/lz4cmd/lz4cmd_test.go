@@ -46,6 +46,33 @@ func TestFindOrder(t *testing.T) {
 	}
 }
 
+// A directory at the cache's usr/bin/lz4 is no command, though it carries
+// the execute bits; an executable regular file, or a link to one, is.
+func TestFindCacheNotDirectory(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("LZ4", "")
+	t.Setenv("PATH", filepath.Join(tmp, "empty"))
+	cache := filepath.Join(tmp, "cache")
+	t.Setenv("LZ4_CACHE", cache)
+	dir := filepath.Join(cache, "usr", "bin", "lz4")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := Find(); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("a directory in the cache: %q, %v; want ErrNotFound", got, err)
+	}
+	if err := os.Remove(dir); err != nil {
+		t.Fatal(err)
+	}
+	real := fakeLZ4(t, filepath.Join(tmp, "real"))
+	if err := os.Symlink(real, dir); err != nil {
+		t.Skip(err)
+	}
+	if got, err := Find(); err != nil || got != dir {
+		t.Fatalf("a link to an executable in the cache: %q, %v; want %q", got, err, dir)
+	}
+}
+
 // recorder notes what Require asks of its test.
 type recorder struct {
 	testing.TB

@@ -2,6 +2,12 @@
 // panels sharing one legend, each with a logarithmic or linear x axis, a
 // linear y axis from zero, one polyline per series and labelled vertical
 // markers. Output is deterministic: the same figure gives the same bytes.
+//
+// Every x and y, of points and of markers, must be finite: Write refuses NaN
+// and ±Inf with ErrNonFinite rather than write them into coordinates. Text
+// (titles, labels, series names) is escaped, and characters XML 1.0 does not
+// allow (control characters, U+FFFE, U+FFFF, invalid UTF-8) are replaced by
+// U+FFFD.
 package svgplot
 
 import (
@@ -11,6 +17,7 @@ import (
 	"io"
 	"math"
 	"strings"
+	"unicode/utf8"
 )
 
 // Point is one (x, y) sample.
@@ -47,6 +54,9 @@ type Figure struct {
 // ErrLogX reports a non-positive x on a logarithmic axis.
 var ErrLogX = errors.New("svgplot: x must be positive on a logarithmic axis")
 
+// ErrNonFinite reports a NaN or infinite x or y.
+var ErrNonFinite = errors.New("svgplot: coordinates must be finite")
+
 const (
 	panelW, panelH = 420, 280
 	marginL        = 60
@@ -79,9 +89,17 @@ func (f *Figure) Write(w io.Writer) error {
 				names = append(names, s.Name)
 			}
 			for _, pt := range s.Points {
+				if !finite(pt.X) || !finite(pt.Y) {
+					return fmt.Errorf("%w: (%g, %g) in %s", ErrNonFinite, pt.X, pt.Y, s.Name)
+				}
 				if f.LogX && !(pt.X > 0) {
 					return fmt.Errorf("%w: %g in %s", ErrLogX, pt.X, s.Name)
 				}
+			}
+		}
+		for _, m := range p.Markers {
+			if !finite(m.X) {
+				return fmt.Errorf("%w: marker %q at %g", ErrNonFinite, m.Label, m.X)
 			}
 		}
 	}
@@ -107,14 +125,13 @@ func (f *Figure) Write(w io.Writer) error {
 }
 
 func (f *Figure) panel(b *strings.Builder, p Panel, ox, oy int, colour map[string]string) {
+	// The x range, from the points and the markers that can be drawn.
 	x0, x1 := math.Inf(1), math.Inf(-1)
 	y1 := 0.0
 	for _, s := range p.Series {
 		for _, pt := range s.Points {
 			x0, x1 = math.Min(x0, pt.X), math.Max(x1, pt.X)
-			if !math.IsNaN(pt.Y) && !math.IsInf(pt.Y, 0) {
-				y1 = math.Max(y1, pt.Y)
-			}
+			y1 = math.Max(y1, pt.Y)
 		}
 	}
 	for _, m := range p.Markers {
@@ -125,18 +142,23 @@ func (f *Figure) panel(b *strings.Builder, p Panel, ox, oy int, colour map[strin
 	if math.IsInf(x0, 1) { // nothing to draw
 		x0, x1 = 1, 10
 	}
-	if x1 == x0 {
-		x1 = x0 * 10
-		if !f.LogX {
-			x1 = x0 + 1
-		}
-	}
-	// A margin keeps points and markers off the frame.
+	// The axis maps [lo, hi] onto the panel, lo and hi taken in log10 on a
+	// log axis. A linear axis keeps its centre and half-width halved, so that
+	// no value near ±MaxFloat64 overflows; both stay finite.
+	var lo, hi float64
 	if f.LogX {
-		x0, x1 = x0/1.4, x1*1.4
+		lo, hi = math.Log10(x0), math.Log10(x1)
+		if hi == lo {
+			hi = lo + 1
+		}
+		// A margin keeps points and markers off the frame.
+		lo, hi = lo-math.Log10(1.4), hi+math.Log10(1.4)
 	} else {
-		pad := (x1 - x0) * 0.05
-		x0, x1 = x0-pad, x1+pad
+		lo, hi = x0/2+x1/2, x1/2-x0/2 // centre, half-width
+		if hi == 0 {
+			hi = math.Max(0.5, math.Abs(lo)/2)
+		}
+		hi = math.Min(hi*1.1, math.MaxFloat64) // a margin of 5% of the range each side
 	}
 	if y1 == 0 {
 		y1 = 1
@@ -146,27 +168,27 @@ func (f *Figure) panel(b *strings.Builder, p Panel, ox, oy int, colour map[strin
 	left, top := float64(ox+marginL), float64(oy+marginT)
 	sx := func(x float64) float64 {
 		if f.LogX {
-			return left + pw*(math.Log10(x)-math.Log10(x0))/(math.Log10(x1)-math.Log10(x0))
+			return clamp(left + pw*(math.Log10(x)-lo)/(hi-lo))
 		}
-		return left + pw*(x-x0)/(x1-x0)
+		return clamp(left + pw*((x/2-lo/2)/hi+0.5))
 	}
-	sy := func(y float64) float64 { return top + ph*(1-y/y1) }
+	sy := func(y float64) float64 { return clamp(top + ph*(1-y/y1)) }
 	fmt.Fprintf(b, `<g class="panel">`+"\n")
 	fmt.Fprintf(b, `<text x="%.1f" y="%d" font-size="13" text-anchor="middle">%s</text>`+"\n", left+pw/2, oy+18, esc(p.Title))
 	fmt.Fprintf(b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="none" stroke="#888"/>`+"\n", left, top, pw, ph)
-	for _, t := range f.ticks(x0, x1) {
+	for _, t := range f.ticks(lo, hi) {
 		fmt.Fprintf(b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#ddd"/>`, sx(t), top, sx(t), top+ph)
 		fmt.Fprintf(b, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`+"\n", sx(t), top+ph+14, num(t))
 	}
 	for i := 0; i <= 4; i++ {
-		y := y1 * float64(i) / 4
+		y := y1 / 4 * float64(i) // y1/4 first, so that no product overflows
 		fmt.Fprintf(b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#ddd"/>`, left, sy(y), left+pw, sy(y))
 		fmt.Fprintf(b, `<text x="%.1f" y="%.1f" text-anchor="end">%s</text>`+"\n", left-4, sy(y)+4, num(y))
 	}
 	fmt.Fprintf(b, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`+"\n", left+pw/2, top+ph+32, esc(f.XLabel))
 	fmt.Fprintf(b, `<text transform="translate(%.1f,%.1f) rotate(-90)" text-anchor="middle">%s</text>`+"\n", float64(ox+14), top+ph/2, esc(f.YLabel))
 	for _, m := range p.Markers {
-		if f.LogX && m.X <= 0 {
+		if f.LogX && !(m.X > 0) {
 			continue
 		}
 		fmt.Fprintf(b, `<line class="marker" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#555" stroke-dasharray="4 3"/>`, sx(m.X), top, sx(m.X), top+ph)
@@ -180,9 +202,6 @@ func (f *Figure) panel(b *strings.Builder, p Panel, ox, oy int, colour map[strin
 	for _, s := range p.Series {
 		var pts []string
 		for _, pt := range s.Points {
-			if math.IsNaN(pt.Y) || math.IsInf(pt.Y, 0) {
-				continue
-			}
 			pts = append(pts, fmt.Sprintf("%.1f,%.1f", sx(pt.X), sy(pt.Y)))
 		}
 		if len(pts) == 0 {
@@ -198,34 +217,45 @@ func (f *Figure) panel(b *strings.Builder, p Panel, ox, oy int, colour map[strin
 	b.WriteString("</g>\n")
 }
 
-// ticks are the powers of ten within [x0, x1] on a log axis, five even
-// steps on a linear one.
-func (f *Figure) ticks(x0, x1 float64) []float64 {
+// ticks are the powers of ten within the axis on a log axis, five even
+// steps on a linear one; lo and hi are the axis's as panel computes them.
+// Only finite ticks are returned, and at most a few hundred: lo and hi are
+// finite, so the log loop runs over at most the float64 exponents.
+func (f *Figure) ticks(lo, hi float64) []float64 {
 	var t []float64
 	if f.LogX {
-		for e := math.Floor(math.Log10(x0)); e <= math.Ceil(math.Log10(x1)); e++ {
-			if v := math.Pow(10, e); v >= x0*0.999 && v <= x1*1.001 {
+		for e := math.Floor(lo); e <= math.Ceil(hi) && len(t) < 700; e++ {
+			if v := math.Pow(10, e); finite(v) && v > 0 && e >= lo+math.Log10(0.999) && e <= hi+math.Log10(1.001) {
 				t = append(t, v)
 			}
 		}
 		return t
 	}
 	for i := 0; i <= 4; i++ {
-		t = append(t, x0+(x1-x0)*float64(i)/4)
+		if v := lo + hi*(float64(i)/2-1); finite(v) {
+			t = append(t, v)
+		}
 	}
 	return t
 }
 
-// niceCeil rounds up to 1, 2 or 5 times a power of ten.
+// niceCeil rounds up to 1, 2 or 5 times a power of ten, or to
+// math.MaxFloat64 where that would overflow.
 func niceCeil(v float64) float64 {
 	p := math.Pow(10, math.Floor(math.Log10(v)))
 	for _, m := range []float64{1, 2, 5, 10} {
 		if v <= m*p {
-			return m * p
+			return math.Min(m*p, math.MaxFloat64)
 		}
 	}
-	return 10 * p
+	return math.Min(10*p, math.MaxFloat64)
 }
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// clamp keeps a coordinate of a point far outside the panel (a y far below
+// zero) finite and short.
+func clamp(v float64) float64 { return math.Max(-1e6, math.Min(v, 1e6)) }
 
 func num(v float64) string {
 	if v == math.Trunc(v) && math.Abs(v) < 1e9 {
@@ -234,4 +264,18 @@ func num(v float64) string {
 	return fmt.Sprintf("%.3g", v)
 }
 
-func esc(s string) string { return html.EscapeString(s) }
+// esc escapes s for XML text and attributes, replacing what XML 1.0 does
+// not allow (control characters other than tab, newline and carriage
+// return, U+FFFE, U+FFFF, bytes that are not UTF-8) by U+FFFD.
+func esc(s string) string {
+	return html.EscapeString(strings.Map(func(r rune) rune {
+		switch {
+		case r == '\t', r == '\n', r == '\r',
+			r >= 0x20 && r <= 0xD7FF,
+			r >= 0xE000 && r <= 0xFFFD,
+			r >= 0x10000 && r <= 0x10FFFF:
+			return r
+		}
+		return utf8.RuneError
+	}, s))
+}

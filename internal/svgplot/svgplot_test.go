@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"testing"
+	"time"
 )
 
 func figure() *Figure {
@@ -112,4 +114,111 @@ func abs(v float64) float64 {
 		return -v
 	}
 	return v
+}
+
+// writeWithin renders f, failing t if Write does not return within a few
+// seconds (an unbounded tick loop).
+func writeWithin(t *testing.T, f *Figure) ([]byte, error) {
+	t.Helper()
+	type result struct {
+		doc []byte
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		var buf bytes.Buffer
+		err := f.Write(&buf)
+		done <- result{buf.Bytes(), err}
+	}()
+	select {
+	case r := <-done:
+		return r.doc, r.err
+	case <-time.After(10 * time.Second):
+		t.Fatal("Write did not return")
+		return nil, nil
+	}
+}
+
+// finiteDoc fails t unless doc is well-formed XML without NaN or Inf.
+func finiteDoc(t *testing.T, doc []byte) {
+	t.Helper()
+	elements(t, doc)
+	if s := string(doc); strings.Contains(s, "NaN") || strings.Contains(s, "Inf") {
+		t.Fatalf("non-finite coordinates in\n%s", s)
+	}
+}
+
+// Values near the ends of float64 give finite coordinates and a bounded
+// number of ticks, on either axis.
+func TestExtremeValues(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		logX bool
+		pts  []Point
+		mk   []Marker
+	}{
+		{"log, one point at 1e308", true, []Point{{1e308, 1}}, nil},
+		{"log, MaxFloat64 and the smallest positive", true, []Point{{math.MaxFloat64, 1}, {math.SmallestNonzeroFloat64, 2}}, []Marker{{math.MaxFloat64, "max"}}},
+		{"linear, one point at 1e308", false, []Point{{1e308, 1}}, nil},
+		{"linear, both ends", false, []Point{{-math.MaxFloat64, 1}, {math.MaxFloat64, 1e308}}, []Marker{{-math.MaxFloat64, "min"}}},
+		{"linear, y far below zero", false, []Point{{1, -1e308}, {2, math.MaxFloat64}}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &Figure{LogX: tc.logX, Panels: []Panel{{Series: []Series{{Name: "s", Points: tc.pts}}, Markers: tc.mk}}}
+			doc, err := writeWithin(t, f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			finiteDoc(t, doc)
+			if n := strings.Count(string(doc), "<circle"); n != len(tc.pts) {
+				t.Fatalf("%d points drawn, want %d", n, len(tc.pts))
+			}
+		})
+	}
+}
+
+// NaN and ±Inf, in a point or a marker, are refused rather than written
+// into coordinates.
+func TestNonFinite(t *testing.T) {
+	inf := math.Inf(1)
+	for _, logX := range []bool{true, false} {
+		for _, p := range []Panel{
+			{Series: []Series{{Name: "s", Points: []Point{{1, 1}, {inf, 1}}}}},
+			{Series: []Series{{Name: "s", Points: []Point{{math.NaN(), 1}}}}},
+			{Series: []Series{{Name: "s", Points: []Point{{1, math.NaN()}}}}},
+			{Series: []Series{{Name: "s", Points: []Point{{1, -inf}}}}},
+			{Series: []Series{{Name: "s", Points: []Point{{10, 1}}}}, Markers: []Marker{{inf, "inf"}}},
+			{Series: []Series{{Name: "s", Points: []Point{{10, 1}}}}, Markers: []Marker{{math.NaN(), "nan"}}},
+			{Markers: []Marker{{-inf, "-inf"}}},
+		} {
+			f := &Figure{LogX: logX, Panels: []Panel{p}}
+			doc, err := writeWithin(t, f)
+			if !errors.Is(err, ErrNonFinite) {
+				t.Errorf("LogX %v, %+v: error %v, want ErrNonFinite; wrote %d bytes", logX, p, err, len(doc))
+			}
+		}
+	}
+}
+
+// Characters XML 1.0 does not allow become U+FFFD; the document stays
+// well-formed.
+func TestControlCharacters(t *testing.T) {
+	f := &Figure{
+		Title: "a\x01b", XLabel: "x\x1b[0m", YLabel: "y\uFFFE", LogX: true,
+		Panels: []Panel{{
+			Title:   "p\x00q",
+			Series:  []Series{{Name: "s\x7f\x08\xff", Points: []Point{{1, 1}}}},
+			Markers: []Marker{{1, "m\x0bn\ttab"}},
+		}},
+	}
+	doc, err := writeWithin(t, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	elements(t, doc)
+	for _, want := range []string{"a\uFFFDb", "p\uFFFDq", "m\uFFFDn\ttab", "x\uFFFD[0m", "y\uFFFD"} {
+		if !strings.Contains(string(doc), want) {
+			t.Errorf("document lacks %q", want)
+		}
+	}
 }

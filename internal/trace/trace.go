@@ -4,6 +4,14 @@
 // in a _test.go file (usually "// Checks PAGE-3."); a range written
 // "PARSE-2 to PARSE-7" cites every ID in it. A Gherkin scenario cites a rule
 // with a tag (@PAGE-3), its feature's tags included.
+//
+// Only IDs of a prefix that some rule has count as citations anywhere in a
+// test file, so that words such as UTF-8 or SHA-256 are no citations. In a
+// "Checks" clause (the word Checks, capitalised, and the list of IDs right
+// after it, joined by commas, "and", "to" or "through") every PREFIX-N token
+// is taken as meant to cite a rule, so one with a prefix no rule has is a
+// problem. A range whose end is below its start, or that spans more than
+// MaxRange IDs, is a problem too; it cites its two ends only.
 package trace
 
 import (
@@ -65,7 +73,20 @@ type Matrix struct {
 	Citations []Citation
 	prefixes  map[string]bool
 	rootName  string // the last element of the module path, for the root package
+	// scanProbs are the problems found while reading the test files: a
+	// Checks clause naming an unknown prefix, a reversed or oversized range.
+	scanProbs []scanProblem
 }
+
+// scanProblem is a Problem with its place kept apart, for sorting.
+type scanProblem struct {
+	file string
+	line int
+	msg  string
+}
+
+// MaxRange is the most IDs a range "A-n to A-m" may span (m-n+1).
+const MaxRange = 101
 
 // Problem is one reason the matrix is incomplete.
 type Problem struct {
@@ -132,7 +153,9 @@ func ScanFS(fsys fs.FS) (*Matrix, error) {
 			if err != nil {
 				return err
 			}
-			m.Citations = append(m.Citations, goCitations(name, data, citeRE)...)
+			cites, probs := goCitations(name, data, citeRE, m.prefixes)
+			m.Citations = append(m.Citations, cites...)
+			m.scanProbs = append(m.scanProbs, probs...)
 		case strings.HasSuffix(name, ".feature"):
 			data, err := fs.ReadFile(fsys, name)
 			if err != nil {
@@ -160,6 +183,13 @@ func ScanFS(fsys fs.FS) (*Matrix, error) {
 			return a.File < b.File
 		}
 		return a.Line < b.Line
+	})
+	sort.SliceStable(m.scanProbs, func(i, j int) bool {
+		a, b := m.scanProbs[i], m.scanProbs[j]
+		if a.file != b.file {
+			return a.file < b.file
+		}
+		return a.line < b.line
 	})
 	return m, nil
 }
@@ -260,36 +290,84 @@ func (m *Matrix) citationRE() *regexp.Regexp {
 	return regexp.MustCompile(`\b(` + alt + `)-([0-9]+)\b(?:\s+(?:to|through)\s+(` + alt + `)-([0-9]+)\b)?`)
 }
 
+var (
+	// anyIDRE is any PREFIX-N token, of a known prefix or not.
+	anyIDRE = regexp.MustCompile(`\b([A-Z][A-Z0-9]*)-[0-9]+\b`)
+	// checksRE is a Checks clause: the word and the list of IDs after it.
+	checksRE = regexp.MustCompile(`\bChecks\s+` + listID + `(?:(?:\s*,\s*(?:and\s+)?|\s+(?:and|to|through)\s+)` + listID + `)*`)
+)
+
+const listID = `[A-Z][A-Z0-9]*-[0-9]+\b`
+
 // goCitations finds the IDs that a Go test file cites, naming each by the
-// function it documents or sits in.
-func goCitations(name string, data []byte, re *regexp.Regexp) []Citation {
-	if re == nil {
-		return nil
+// function it documents or sits in, and the problems of its citations: a
+// Checks clause naming a prefix that no rule has, a range reversed or
+// longer than MaxRange.
+func goCitations(name string, data []byte, re *regexp.Regexp, prefixes map[string]bool) ([]Citation, []scanProblem) {
+	var (
+		cites []Citation
+		probs []scanProblem
+		funcs []funcSpan
+	)
+	if re != nil {
+		funcs = funcSpans(name, data)
 	}
-	funcs := funcSpans(name, data)
-	var cites []Citation
 	for i, line := range lines(data) {
+		for _, clause := range checksRE.FindAllString(line, -1) {
+			for _, g := range anyIDRE.FindAllStringSubmatch(clause, -1) {
+				if !prefixes[g[1]] {
+					probs = append(probs, scanProblem{name, i + 1,
+						fmt.Sprintf("%s is cited in a Checks clause but no spec file defines a rule with the prefix %s", g[0], g[1])})
+				}
+			}
+		}
+		if re == nil {
+			continue
+		}
 		for _, g := range re.FindAllStringSubmatch(line, -1) {
 			c := Citation{File: name, Line: i + 1, Name: enclosing(funcs, i+1)}
-			lo, _ := strconv.Atoi(g[2])
-			hi := lo
-			if g[3] != "" && g[3] == g[1] {
-				hi, _ = strconv.Atoi(g[4])
+			first, last := g[1]+"-"+g[2], g[3]+"-"+g[4]
+			lo, errLo := strconv.Atoi(g[2])
+			if errLo == nil {
+				first = g[1] + "-" + strconv.Itoa(lo)
 			}
-			if hi < lo || hi-lo > 100 {
-				hi = lo
-			}
-			for n := lo; n <= hi; n++ {
-				c.ID = g[1] + "-" + strconv.Itoa(n)
+			if g[3] == "" || g[3] != g[1] { // one ID, or "A-1 to B-2", which cites both ends
+				c.ID = first
 				cites = append(cites, c)
+				if g[3] != "" {
+					if n, err := strconv.Atoi(g[4]); err == nil {
+						last = g[3] + "-" + strconv.Itoa(n)
+					}
+					c.ID = last
+					cites = append(cites, c)
+				}
+				continue
 			}
-			if g[3] != "" && g[3] != g[1] { // "A-1 to B-2" cites both ends
-				c.ID = g[3] + "-" + g[4]
+			hi, errHi := strconv.Atoi(g[4])
+			if errHi == nil {
+				last = g[3] + "-" + strconv.Itoa(hi)
+			}
+			switch {
+			case errLo != nil || errHi != nil || hi-lo >= MaxRange:
+				probs = append(probs, scanProblem{name, i + 1,
+					fmt.Sprintf("the range %s spans more than %d IDs; it cites only its ends", g[0], MaxRange)})
+			case hi < lo:
+				probs = append(probs, scanProblem{name, i + 1,
+					fmt.Sprintf("the range %s is reversed; it cites only its ends", g[0])})
+			default:
+				for n := lo; n <= hi; n++ {
+					c.ID = g[1] + "-" + strconv.Itoa(n)
+					cites = append(cites, c)
+				}
+				continue
+			}
+			for _, id := range []string{first, last} {
+				c.ID = id
 				cites = append(cites, c)
 			}
 		}
 	}
-	return cites
+	return cites, probs
 }
 
 type funcSpan struct {
@@ -351,8 +429,10 @@ func (m *Matrix) CitedBy(id string) []Citation {
 }
 
 // Problems lists the rules defined twice, the rules nothing cites (a
-// quarantined scenario does not count), and the citations of IDs that no
-// rule defines.
+// quarantined scenario does not count), the citations of IDs that no rule
+// defines, then the mistakes in the test files' citations: an ID of a
+// prefix no rule has in a Checks clause, a reversed range, a range of more
+// than MaxRange IDs.
 func (m *Matrix) Problems() []Problem {
 	var probs []Problem
 	defined := map[string]Rule{}
@@ -384,6 +464,9 @@ func (m *Matrix) Problems() []Problem {
 		if _, ok := defined[c.ID]; !ok {
 			probs = append(probs, Problem{c.Where(), fmt.Sprintf("%s is cited but no spec file defines it", c.ID)})
 		}
+	}
+	for _, p := range m.scanProbs {
+		probs = append(probs, Problem{fmt.Sprintf("%s:%d", p.file, p.line), p.msg})
 	}
 	return probs
 }

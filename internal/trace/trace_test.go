@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 // TestSpecTraceability fails when a rule of spec/*.md is cited by no test
@@ -134,6 +135,112 @@ func TestTable(t *testing.T) {
 	} {
 		if !strings.Contains(table, want) {
 			t.Errorf("table lacks %q:\n%s", want, table)
+		}
+	}
+}
+
+// scanTest scans a module of one spec file defining ZETA~1 to ZETA~4 and
+// one test file holding test.
+func scanTest(t *testing.T, test string) *Matrix {
+	t.Helper()
+	fsys := fstest.MapFS{
+		"go.mod":       {Data: []byte("module example.com/m\n")},
+		"spec/zeta.md": {Data: []byte(dash("### ZETA~1: a\n### ZETA~2: b\n### ZETA~3: c\n### ZETA~4: d\n"))},
+		"a/a_test.go":  {Data: []byte("package a\n\n" + dash(test))},
+	}
+	m, err := ScanFS(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func dash(s string) string { return strings.ReplaceAll(s, "~", "-") }
+
+func dashAll(list []string) []string {
+	var out []string
+	for _, s := range list {
+		out = append(out, dash(s))
+	}
+	return out
+}
+
+func problemStrings(m *Matrix) []string {
+	var got []string
+	for _, p := range m.Problems() {
+		got = append(got, p.String())
+	}
+	return got
+}
+
+// A mistyped citation in a Checks clause does not pass silently: an
+// oversized range cites its undefined end, an unknown prefix and a reversed
+// range are problems.
+func TestCitationMistakes(t *testing.T) {
+	for _, tc := range []struct {
+		name, test string
+		cited      []string
+		want       []string
+	}{
+		{
+			name:  "oversized range",
+			test:  "// Checks ZETA~1 to ZETA~300.\n// Checks ZETA~2 to ZETA~4.\n",
+			cited: []string{"ZETA~1", "ZETA~300", "ZETA~2", "ZETA~3", "ZETA~4"},
+			want: []string{
+				"a/a_test.go:3: ZETA~300 is cited but no spec file defines it",
+				"a/a_test.go:3: the range ZETA~1 to ZETA~300 spans more than 101 IDs; it cites only its ends",
+			},
+		},
+		{
+			name:  "unknown prefix",
+			test:  "// Checks ZEAT~2.\n// Checks ZETA~1, ZETA~3 and ZEAT~4: something.\n// Checks ZETA~2 to ZETA~4\n",
+			cited: []string{"ZETA~1", "ZETA~3", "ZETA~2", "ZETA~3", "ZETA~4"},
+			want: []string{
+				"a/a_test.go:3: ZEAT~2 is cited in a Checks clause but no spec file defines a rule with the prefix ZEAT",
+				"a/a_test.go:4: ZEAT~4 is cited in a Checks clause but no spec file defines a rule with the prefix ZEAT",
+			},
+		},
+		{
+			name:  "reversed range",
+			test:  "// Checks ZETA~4 to ZETA~3.\n// Checks ZETA~1 through ZETA~2.\n",
+			cited: []string{"ZETA~4", "ZETA~3", "ZETA~1", "ZETA~2"},
+			want:  []string{"a/a_test.go:3: the range ZETA~4 to ZETA~3 is reversed; it cites only its ends"},
+		},
+		{
+			// Outside a Checks clause, a token of an unknown prefix is no
+			// citation, nor is one after Checks that is not a rule's ID.
+			name: "prose is no citation",
+			test: "// Checks ZETA~1, ZETA~2, ZETA~3, ZETA~4: UTF~8, SHA~256, x86~64, GB~s.\n" +
+				"// Reads UTF~8 and checks SHA~256 sums. Checks that GB~2 is no rule.\n" +
+				"var _ = \"RFC~1951\"\n",
+			cited: []string{"ZETA~1", "ZETA~2", "ZETA~3", "ZETA~4"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := scanTest(t, tc.test)
+			var cited []string
+			for _, c := range m.Citations {
+				cited = append(cited, c.ID)
+			}
+			if want := dashAll(tc.cited); !slices.Equal(cited, want) {
+				t.Errorf("cited %v, want %v", cited, want)
+			}
+			if got, want := problemStrings(m), dashAll(tc.want); !slices.Equal(got, want) {
+				t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+		})
+	}
+}
+
+// The longest range allowed cites every ID in it.
+func TestCitationLongRange(t *testing.T) {
+	m := scanTest(t, "// Checks ZETA~1 to ZETA~101.\n")
+	if n := len(m.Citations); n != MaxRange {
+		t.Errorf("%d citations, want %d", n, MaxRange)
+	}
+	for _, p := range m.Problems() {
+		if !strings.Contains(p.Msg, "is cited but no spec file defines it") {
+			t.Errorf("unexpected problem %v", p)
 		}
 	}
 }
