@@ -162,6 +162,23 @@ func TestWriterToPierrec(t *testing.T) {
 
 // Checks CLI-5: the Reader reads pierrec/lz4's frames of every block size
 // and option.
+// pierrecFrame is data as pierrec/lz4's frame Writer writes it with opts.
+func pierrecFrame(t *testing.T, data []byte, opts ...lz4.Option) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := lz4.NewWriter(&buf)
+	if err := zw.Apply(opts...); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := zw.Write(data); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
 func TestPierrecToReader(t *testing.T) {
 	data := sample(300000, 9)
 	cases := map[string][]lz4.Option{
@@ -173,16 +190,7 @@ func TestPierrecToReader(t *testing.T) {
 		"level9":     {lz4.CompressionLevelOption(lz4.Level9)},
 	}
 	for name, opts := range cases {
-		var buf bytes.Buffer
-		zw := lz4.NewWriter(&buf)
-		if err := zw.Apply(opts...); err != nil {
-			t.Fatal(err)
-		}
-		zw.Write(data)
-		if err := zw.Close(); err != nil {
-			t.Fatal(err)
-		}
-		got, err := decode(&buf)
+		got, err := decode(bytes.NewReader(pierrecFrame(t, data, opts...)))
 		if err != nil || !bytes.Equal(got, data) {
 			t.Errorf("%s: err %v, equal %v", name, err, bytes.Equal(got, data))
 		}
@@ -441,16 +449,7 @@ func TestReadAheadMemoryAcrossFrames(t *testing.T) {
 	data := sample(9<<20, 31)
 	var stream []byte
 	for _, size := range []lz4.BlockSize{lz4.Block4Mb, lz4.Block1Mb, lz4.Block256Kb, lz4.Block64Kb} {
-		var buf bytes.Buffer
-		zw := lz4.NewWriter(&buf)
-		if err := zw.Apply(lz4.BlockSizeOption(size)); err != nil {
-			t.Fatal(err)
-		}
-		zw.Write(data)
-		if err := zw.Close(); err != nil {
-			t.Fatal(err)
-		}
-		stream = append(stream, buf.Bytes()...)
+		stream = append(stream, pierrecFrame(t, data, lz4.BlockSizeOption(size))...)
 	}
 	r := NewReader(bytes.NewReader(stream))
 	r.SetConcurrency(8)
@@ -486,17 +485,9 @@ func TestReadAheadMemoryAcrossFrames(t *testing.T) {
 // any other that does not match is corrupt.
 func TestContentSizeZero(t *testing.T) {
 	data := sample(5000, 41)
-	var buf bytes.Buffer
-	zw := lz4.NewWriter(&buf)
-	if err := zw.Apply(lz4.SizeOption(uint64(len(data)))); err != nil {
-		t.Fatal(err)
-	}
-	zw.Write(data)
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
+	frame := pierrecFrame(t, data, lz4.SizeOption(uint64(len(data))))
 	withSize := func(n uint64) []byte {
-		f := bytes.Clone(buf.Bytes())
+		f := bytes.Clone(frame)
 		binary.LittleEndian.PutUint64(f[6:14], n)
 		f[14] = headerChecksum(f[4:14])
 		return f

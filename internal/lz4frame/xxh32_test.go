@@ -1,7 +1,6 @@
 package lz4frame
 
 import (
-	"bytes"
 	"encoding/binary"
 	"math/rand/v2"
 	"testing"
@@ -61,16 +60,7 @@ func TestXXH32AgainstPierrec(t *testing.T) {
 		for i := range data {
 			data[i] = byte(rng.Uint32())
 		}
-		var buf bytes.Buffer
-		zw := lz4.NewWriter(&buf)
-		if err := zw.Apply(lz4.ChecksumOption(true)); err != nil {
-			t.Fatal(err)
-		}
-		zw.Write(data)
-		if err := zw.Close(); err != nil {
-			t.Fatal(err)
-		}
-		frame := buf.Bytes()
+		frame := pierrecFrame(t, data, lz4.ChecksumOption(true))
 		want := binary.LittleEndian.Uint32(frame[len(frame)-4:])
 		if got := Checksum32(data); got != want {
 			t.Errorf("%d bytes: XXH32 %#08x, pierrec's content checksum %#08x", n, got, want)
