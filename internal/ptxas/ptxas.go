@@ -116,7 +116,9 @@ func Assemble(ctx context.Context, path, text string, sm int) (Report, error) {
 var (
 	reCompiling = regexp.MustCompile(`Compiling entry function '([^']+)' for '(sm_\d+)'`)
 	reFrame     = regexp.MustCompile(`(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads`)
-	reUsed      = regexp.MustCompile(`Used (\d+) registers(?:, (\d+) bytes smem)?(?:, (.*))?`)
+	// Newer ptxas (CUDA 12 on) puts "used N barriers" before the shared
+	// memory figure.
+	reUsed = regexp.MustCompile(`Used (\d+) registers(?:, used \d+ barriers)?(?:, (\d+) bytes smem)?(?:, (.*))?`)
 )
 
 // ParseVerbose reads the resource lines of ptxas -v output.

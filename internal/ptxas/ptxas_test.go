@@ -38,6 +38,13 @@ func TestParseVerbose(t *testing.T) {
 	if r, ok := rep.Kernel("other"); !ok || r.Registers != 8 {
 		t.Errorf("Kernel(other) = %+v, %v", r, ok)
 	}
+	// CUDA 12's ptxas names the barriers before the shared memory.
+	newer := "ptxas info    : Compiling entry function 'k' for 'sm_90'\n" +
+		"ptxas info    : Used 25 registers, used 1 barriers, 132 bytes smem, 400 bytes cmem[0]\n"
+	if rep, err := ParseVerbose(newer); err != nil || rep.Kernels[0] != (Resources{Kernel: "k", Arch: "sm_90",
+		Registers: 25, SharedBytes: 132, ConstantUsed: "400 bytes cmem[0]"}) {
+		t.Errorf("a report that names barriers: %+v, %v", rep.Kernels, err)
+	}
 	if _, err := ParseVerbose("ptxas info    : 0 bytes gmem\n"); err == nil {
 		t.Error("a log without kernels parsed")
 	}

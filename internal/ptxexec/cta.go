@@ -759,7 +759,7 @@ func (w *warp) exec(in *inst, pc int32, mask, exec uint32) error {
 		// After the bounds checks, which come first; a fault voids the
 		// launch's memory anyway.
 		if in.space != spaceShared && exec&(exec-1) != 0 {
-			if err := w.storeConflicts(in, exec, base, src); err != nil {
+			if err := w.storeConflicts(in, exec, base, uint64(in.width), func(l int, i uint64) byte { return byte(src[l] >> (8 * i)) }); err != nil {
 				return err
 			}
 		}
@@ -773,6 +773,13 @@ func (w *warp) exec(in *inst, pc int32, mask, exec uint32) error {
 				binary.LittleEndian.PutUint32(v[4*j:], w.r32[in.vec[j]][l])
 			}
 			if err := w.store(in, l, base[l]+uint64(in.off), v[:]); err != nil {
+				return err
+			}
+		}
+		if in.space != spaceShared && exec&(exec-1) != 0 {
+			vec := &in.vec
+			byteAt := func(l int, i uint64) byte { return byte(w.r32[vec[i/4]][l] >> (8 * (i % 4))) }
+			if err := w.storeConflicts(in, exec, base, 16, byteAt); err != nil {
 				return err
 			}
 		}
@@ -1021,8 +1028,7 @@ func b2u(b bool) uint32 {
 // different values to the same byte, which the GPU resolves in no defined
 // order (EXEC-7). Coalesced stores, whose addresses rise with the lane, are
 // recognised in one pass.
-func (w *warp) storeConflicts(in *inst, exec uint32, base *[32]uint64, src *[32]uint32) error {
-	width := uint64(in.width)
+func (w *warp) storeConflicts(in *inst, exec uint32, base *[32]uint64, width uint64, byteAt func(lane int, i uint64) byte) error {
 	rising, prev, first := true, uint64(0), true
 	for m := exec; m != 0; m &= m - 1 {
 		a := base[bits.TrailingZeros32(m)] + uint64(in.off)
@@ -1042,7 +1048,7 @@ func (w *warp) storeConflicts(in *inst, exec uint32, base *[32]uint64, src *[32]
 			o := bits.TrailingZeros32(n)
 			b := base[o] + uint64(in.off)
 			for x := max(a, b); x < min(a, b)+width && x < a+width && x < b+width; x++ {
-				if byte(src[l]>>(8*(x-a))) != byte(src[o]>>(8*(x-b))) {
+				if byteAt(l, x-a) != byteAt(o, x-b) {
 					return w.memFault(in, o, x, ErrStoreConflict, "lane %d of this store writes a different value to the same byte", l)
 				}
 			}

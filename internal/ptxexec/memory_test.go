@@ -247,6 +247,8 @@ func TestMemoryFaults(t *testing.T) {
 			"mul.wide.u32 %rd3, %r0, 1;", "add.u64 %rd3, %rd1, %rd3;", "and.b32 %r2, %r0, 0xfffffffc;", "cvt.u64.u32 %rd3, %r2;",
 			"add.u64 %rd3, %rd1, %rd3;", "st.global.u32 [%rd3+32], %r1;", "ret;"}, 0,
 			ErrStoreConflict, "st.global.u32 [%rd3+32], %r1;", 3, func(_, out uint64) uint64 { return out + 32 }},
+		{"vector stores of different values at one global address", []string{"st.global.v4.u32 [%rd1], {%r0, %r0, %r0, %r0};", "ret;"}, 0,
+			ErrStoreConflict, "st.global.v4.u32 [%rd1], {%r0, %r0, %r0, %r0};", 1, func(_, out uint64) uint64 { return out }},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
