@@ -398,8 +398,24 @@ func (k *Kernel) WarpSync(mask Operand) { k.Emit("bar.warp.sync", mask) }
 func (k *Kernel) MembarSys() { k.Emit("membar.sys") }
 
 // BarSync waits for every thread of the block at barrier id and orders
-// their shared and global memory accesses.
+// their shared and global memory accesses. An immediate id must be a barrier
+// number, 0 to 15 (Emit checks).
 func (k *Kernel) BarSync(id Operand) { k.Emit("bar.sync", id) }
+
+// checkBarrier panics unless an immediate barrier id is 0..15, the barriers
+// a CTA has.
+func checkBarrier(id Operand) {
+	var n int64
+	switch v := id.(type) {
+	case Imm:
+		n = int64(v)
+	case Hex:
+		n = int64(v)
+	}
+	if n < 0 || n > 15 {
+		panic(fmt.Sprintf("ptx: bar.sync barrier %v is not a barrier number 0..15", id))
+	}
+}
 
 // Bra jumps to l; BraUni promises that every active thread jumps alike.
 func (k *Kernel) Bra(l Label)    { k.Emit("bra", l) }

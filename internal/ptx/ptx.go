@@ -259,6 +259,16 @@ func (k *Kernel) Shared(name string, size, align int) Symbol {
 	if !validIdent(name) || size <= 0 || align <= 0 || align&(align-1) != 0 {
 		panic(fmt.Sprintf("ptx: invalid shared variable %q[%d] align %d", name, size, align))
 	}
+	for _, p := range k.f.params {
+		if p == name {
+			panic(fmt.Sprintf("ptx: shared variable %q has the name of a parameter of kernel %s", name, k.f.name))
+		}
+	}
+	for _, v := range k.f.shared {
+		if v.name == name {
+			panic(fmt.Sprintf("ptx: shared variable %q declared twice in kernel %s", name, k.f.name))
+		}
+	}
 	k.f.shared = append(k.f.shared, sharedVar{name, align, size})
 	return Symbol(name)
 }
@@ -342,9 +352,14 @@ func (k *Kernel) Emit(op string, operands ...Operand) {
 			}
 			st.used = true
 		}
-		if r, isReg := regOf(o); isReg && r.N >= k.f.nregs[r.Class] {
-			panic(fmt.Sprintf("ptx: register %v was never allocated", r))
+		for _, r := range regsOf(o) {
+			if r.N >= k.f.nregs[r.Class] {
+				panic(fmt.Sprintf("ptx: register %v was never allocated", r))
+			}
 		}
+	}
+	if op == "bar.sync" {
+		checkBarrier(operands[0])
 	}
 	var b strings.Builder
 	b.WriteString("\t")
@@ -365,18 +380,21 @@ func (k *Kernel) Emit(op string, operands ...Operand) {
 	k.f.lines = append(k.f.lines, b.String())
 }
 
-func regOf(o Operand) (Reg, bool) {
+// regsOf lists the registers an operand names.
+func regsOf(o Operand) []Reg {
 	switch v := o.(type) {
 	case Reg:
-		return v, true
+		return []Reg{v}
 	case NotPred:
-		return v.P, true
+		return []Reg{v.P}
 	case Address:
 		if r, ok := v.Base.(Reg); ok {
-			return r, true
+			return []Reg{r}
 		}
+	case Vec4:
+		return v[:]
 	}
-	return Reg{}, false
+	return nil
 }
 
 func (f *kernelBody) render(b *strings.Builder) {
@@ -417,8 +435,11 @@ func (f *kernelBody) render(b *strings.Builder) {
 
 func oneLine(s string) string { return strings.ReplaceAll(s, "\n", " ") }
 
+// validIdent reports whether s is a PTX identifier the builder emits: a
+// letter or underscore followed by letters, digits and underscores; a lone
+// underscore is not an identifier in PTX.
 func validIdent(s string) bool {
-	if s == "" {
+	if s == "" || s == "_" {
 		return false
 	}
 	for i, c := range s {

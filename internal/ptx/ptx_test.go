@@ -245,6 +245,32 @@ func TestMisuse(t *testing.T) {
 	mustPanic(t, "label never placed", func() { _ = m.String() })
 }
 
+func TestMisuseVecSharedBarrier(t *testing.T) {
+	k := NewModule(70).Entry("k", "a")
+	r, rd := k.NewReg32(), k.NewReg64()
+	mustPanic(t, "vector register never allocated", func() {
+		k.StV4(Global, At(rd, 0), Vec4{r, r, r, Reg{B32, 7}})
+	})
+	mustPanic(t, "vector load register never allocated", func() {
+		k.LdV4(Global, Vec4{Reg{B32, 1}, r, r, r}, At(rd, 0))
+	})
+	k.StV4(Global, At(rd, 0), Vec4{r, r, r, r}) // allocated: no panic
+	k.Shared("s", 16, 4)
+	mustPanic(t, "shared declared twice", func() { k.Shared("s", 16, 4) })
+	mustPanic(t, "shared named as a parameter", func() { k.Shared("a", 16, 4) })
+	mustPanic(t, "shared named _", func() { k.Shared("_", 16, 4) })
+	mustPanic(t, "kernel named _", func() { NewModule(70).Entry("_") })
+	mustPanic(t, "parameter named _", func() { NewModule(70).Entry("j", "_") })
+	mustPanic(t, "barrier 16", func() { k.BarSync(Imm(16)) })
+	mustPanic(t, "barrier -1", func() { k.BarSync(Imm(-1)) })
+	mustPanic(t, "barrier 0x10", func() { k.Emit("bar.sync", Hex(16)) })
+	k.BarSync(Imm(15)) // the last barrier: no panic
+	k.BarSync(r)       // a register id is checked by the hardware
+	if !validIdent("_a") || !validIdent("a_") || validIdent("_") {
+		t.Errorf("validIdent: want _a and a_ valid, _ invalid")
+	}
+}
+
 // Checks GPU-2: builder output assembles for every supported architecture.
 func TestAssembles(t *testing.T) {
 	path, err := ptxas.Path()

@@ -580,19 +580,24 @@ func (d *decoder) reg(s string) (uint8, int32, error) {
 	return class, int32(n), nil
 }
 
+// parseImm reads an integer literal as PTX does (as C does): 0x or 0X and
+// hexadecimal digits, 0b or 0B and binary digits, a leading 0 and octal
+// digits (so 010 is 8), else decimal; a leading - negates it.
 func parseImm(s string) (int64, bool) {
 	neg := strings.HasPrefix(s, "-")
 	body := strings.TrimPrefix(s, "-")
-	var u uint64
-	var err error
-	if strings.HasPrefix(body, "0x") || strings.HasPrefix(body, "0X") {
-		u, err = strconv.ParseUint(body[2:], 16, 64)
-	} else {
-		if body == "" || body[0] < '0' || body[0] > '9' {
-			return 0, false
-		}
-		u, err = strconv.ParseUint(body, 10, 64)
+	digits, base := body, 10
+	switch {
+	case len(body) > 1 && body[0] == '0' && (body[1] == 'x' || body[1] == 'X'):
+		digits, base = body[2:], 16
+	case len(body) > 1 && body[0] == '0' && (body[1] == 'b' || body[1] == 'B'):
+		digits, base = body[2:], 2
+	case len(body) > 1 && body[0] == '0':
+		digits, base = body[1:], 8
 	}
+	// With an explicit base, ParseUint takes neither a sign, a prefix nor
+	// underscores, so 0x+1, 0_1 and 09 are not literals.
+	u, err := strconv.ParseUint(digits, base, 64)
 	if err != nil {
 		return 0, false
 	}
