@@ -198,9 +198,8 @@ func demoRun(backend string, pages, restored []lz4warp.Page, batch int) (*demoRe
 			return res, err
 		}
 	}
-	add := r.add
 	if backend == asyncBackend {
-		if err := demoAsync(pc.c, pages, batch, r, add); err != nil {
+		if err := demoAsync(pc.c, pages, batch, r); err != nil {
 			return nil, fmt.Errorf("backend %s: %w", backend, err)
 		}
 	} else {
@@ -209,7 +208,7 @@ func demoRun(backend string, pages, restored []lz4warp.Page, batch int) (*demoRe
 			if err != nil {
 				return nil, fmt.Errorf("backend %s: %w", backend, err)
 			}
-			add(res)
+			r.add(res)
 		}
 	}
 	clear(restored)
@@ -233,7 +232,7 @@ func demoRun(backend string, pages, restored []lz4warp.Page, batch int) (*demoRe
 // its last one has returned and its payloads are copied out, and adds the
 // results in order; r.compress is the wall time of it all, since the
 // batches' TotalTimes overlap.
-func demoAsync(c *lz4warp.Compressor, pages []lz4warp.Page, batch int, r *demoResult, add func(*lz4warp.BatchResult)) error {
+func demoAsync(c *lz4warp.Compressor, pages []lz4warp.Page, batch int, r *demoResult) error {
 	r.call = "CompressBufferAsync"
 	var bufs [2]*lz4warp.PageBuffer
 	for i := range bufs {
@@ -256,7 +255,7 @@ func demoAsync(c *lz4warp.Compressor, pages []lz4warp.Page, batch int, r *demoRe
 		t := time.Now()
 		res.Pages = ownPayloads(res.Pages) // the buffer's next batch overwrites them
 		r.hostCopies += time.Since(t)
-		add(res)
+		r.add(res)
 		return nil
 	}
 	start := time.Now()
