@@ -1,12 +1,20 @@
 package lz4warp
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/lz4warp/lz4warp/gpuimpl"
+)
+
+// MaxBatchSize is the largest Config.BatchSize: the most pages one GPU
+// launch takes (a ring slot's payloads are placed with 32-bit offsets).
+const MaxBatchSize = gpuimpl.MaxBatchPages
 
 // Config configures a Compressor (API-1, API-2).
 type Config struct {
 	DeviceIndex     int       // CUDA device, 0 for the first
 	Algorithm       Algorithm // only AlgorithmLZ4
-	BatchSize       int       // pages per GPU launch
+	BatchSize       int       // pages per GPU launch, 1 to MaxBatchSize
 	AsyncDMA        bool      // overlap H2D, kernel and D2H across ring slots
 	RingBufferSlots int       // pipeline depth
 }
@@ -26,6 +34,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("%w: Algorithm %v is unknown", ErrInvalidConfig, c.Algorithm)
 	case c.BatchSize < 1:
 		return fmt.Errorf("%w: BatchSize %d is less than 1", ErrInvalidConfig, c.BatchSize)
+	case c.BatchSize > MaxBatchSize:
+		return fmt.Errorf("%w: BatchSize %d is more than %d, the most pages a GPU launch takes", ErrInvalidConfig, c.BatchSize, MaxBatchSize)
 	case c.RingBufferSlots < 1:
 		return fmt.Errorf("%w: RingBufferSlots %d is less than 1", ErrInvalidConfig, c.RingBufferSlots)
 	}

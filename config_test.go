@@ -29,6 +29,7 @@ func TestValidateRejectsEachBadField(t *testing.T) {
 		{"negative algorithm", func(c *Config) { c.Algorithm = -1 }, "Algorithm"},
 		{"zero batch", func(c *Config) { c.BatchSize = 0 }, "BatchSize"},
 		{"negative batch", func(c *Config) { c.BatchSize = -5 }, "BatchSize"},
+		{"batch beyond a launch", func(c *Config) { c.BatchSize = MaxBatchSize + 1 }, "BatchSize"},
 		{"zero slots", func(c *Config) { c.RingBufferSlots = 0 }, "RingBufferSlots"},
 		{"negative slots", func(c *Config) { c.RingBufferSlots = -1 }, "RingBufferSlots"},
 	}
@@ -60,7 +61,7 @@ func TestValidateRejectsEachBadField(t *testing.T) {
 func TestValidateAcceptsBoundaries(t *testing.T) {
 	for _, cfg := range []Config{
 		{DeviceIndex: 0, Algorithm: AlgorithmLZ4, BatchSize: 1, RingBufferSlots: 1},
-		{DeviceIndex: 7, Algorithm: AlgorithmLZ4, BatchSize: 1 << 30, AsyncDMA: true, RingBufferSlots: 64},
+		{DeviceIndex: 7, Algorithm: AlgorithmLZ4, BatchSize: MaxBatchSize, AsyncDMA: true, RingBufferSlots: 64},
 	} {
 		assert.NoError(t, cfg.Validate(), "%+v", cfg)
 	}

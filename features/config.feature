@@ -23,15 +23,16 @@ Feature: Configuration
     And NewGPUBatchCompressor fails with the same error, before looking for a GPU
 
     Examples:
-      | field           | value |
-      | DeviceIndex     | -1    |
-      | DeviceIndex     | -100  |
-      | Algorithm       | 1     |
-      | Algorithm       | -1    |
-      | BatchSize       | 0     |
-      | BatchSize       | -5    |
-      | RingBufferSlots | 0     |
-      | RingBufferSlots | -2    |
+      | field           | value   |
+      | DeviceIndex     | -1      |
+      | DeviceIndex     | -100    |
+      | Algorithm       | 1       |
+      | Algorithm       | -1      |
+      | BatchSize       | 0       |
+      | BatchSize       | -5      |
+      | BatchSize       | 1398102 |
+      | RingBufferSlots | 0       |
+      | RingBufferSlots | -2      |
 
   @API-2
   Scenario: Each invalid field has its own message
@@ -43,18 +44,19 @@ Feature: Configuration
       | RingBufferSlots |
 
   @API-2
-  Scenario Outline: The smallest valid values are accepted
+  Scenario Outline: The valid limits are accepted
     Given the default configuration with <field> set to <value>
     Then it is valid
     And NewCompressor accepts it
 
     Examples:
-      | field           | value |
-      | DeviceIndex     | 0     |
-      | DeviceIndex     | 3     |
-      | BatchSize       | 1     |
-      | RingBufferSlots | 1     |
-      | AsyncDMA        | false |
+      | field           | value   |
+      | DeviceIndex     | 0       |
+      | DeviceIndex     | 3       |
+      | BatchSize       | 1       |
+      | BatchSize       | 1398101 |
+      | RingBufferSlots | 1       |
+      | AsyncDMA        | false   |
 
   @API-2
   Scenario: The first invalid field is the one reported
