@@ -11,16 +11,17 @@ import (
 // batch would only exhaust memory, or overflow make, before any work.
 const maxBatch = 1 << 30 / lz4warp.PageSize // 262,144 pages
 
-// checkBatch makes a -batch value that Config.Validate refuses, or one over
-// maxBatch, a usage error (CLI-9).
+// checkBatch makes a -batch value over maxBatch, or one that Config.Validate
+// refuses, a usage error (CLI-9). maxBatch is below lz4warp.MaxBatchSize,
+// so every batch too large gets the same message.
 func checkBatch(batch int) error {
+	if batch > maxBatch {
+		return usagef("-batch %d: more than %d pages (1 GiB) per batch", batch, maxBatch)
+	}
 	cfg := lz4warp.DefaultConfig()
 	cfg.BatchSize = batch
 	if err := cfg.Validate(); err != nil {
 		return usagef("-batch %d: %v", batch, err)
-	}
-	if batch > maxBatch {
-		return usagef("-batch %d: more than %d pages (1 GiB) per batch", batch, maxBatch)
 	}
 	return nil
 }
