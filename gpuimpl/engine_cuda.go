@@ -42,6 +42,9 @@ type deviceState struct {
 	ctx   *cudart.Context // nil after a failed rebuild
 	// fn and stream are the page kernel and its stream variant (GPU-9).
 	fn, stream *cudart.Function
+	// resident is how many blocks of either the device holds at once: the
+	// most a launch needs (Grid, GPU-10).
+	resident int
 	// offsets and gather are the D2H kernels of GPU-8.
 	offsets, gather *cudart.Function
 	trap            *cudart.Function // loaded when a test first injects a launch failure
@@ -116,7 +119,19 @@ func (d *deviceState) load() error {
 			return fmt.Errorf("gpuimpl: loading the sm_%d %s on %s: %w", d.sm, f.name, d.info.Name, err)
 		}
 	}
+	resident := 0
+	for _, fn := range fns[:2] {
+		perSM, err := fn.MaxActiveBlocksPerSM(ThreadsPerBlock)
+		if err != nil {
+			ctx.Close()
+			return fmt.Errorf("gpuimpl: the occupancy of %s on %s: %w", fn.Name, d.info.Name, err)
+		}
+		if r := perSM * d.info.SMs; resident == 0 || r < resident {
+			resident = r
+		}
+	}
 	d.ctx, d.fn, d.stream, d.offsets, d.gather, d.trap = ctx, fns[0], fns[1], fns[2], fns[3], nil
+	d.resident = resident
 	return nil
 }
 
@@ -222,6 +237,9 @@ type slot struct {
 	dOffset cudart.DevicePtr // BatchPages packed offsets
 	dPacked cudart.DevicePtr // the packed payloads
 	dRecs   cudart.DevicePtr // BatchPages record areas of RecSlot bytes (GPU-1)
+	// dSched is the page counter of the slot's launches (GPU-10), 0
+	// between them: its stream runs one launch at a time.
+	dSched cudart.DevicePtr
 }
 
 // The events of a chunk's stages, in the order the device reaches them.
@@ -369,6 +387,12 @@ func (e *Engine) allocate() error {
 		if s.dRecs, err = ctx.Alloc(b * RecSlot); err != nil {
 			return err
 		}
+		if s.dSched, err = ctx.Alloc(SchedBytes); err != nil {
+			return err
+		}
+		if err := ctx.Memset(s.dSched, 0, SchedBytes); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -382,7 +406,7 @@ func (e *Engine) release() {
 			s.meta.Free()
 			s.dst.Free()
 			s.total.Free()
-			for _, p := range []cudart.DevicePtr{s.dSrc, s.dMeta, s.dDst, s.dOffset, s.dPacked, s.dRecs} {
+			for _, p := range []cudart.DevicePtr{s.dSrc, s.dMeta, s.dDst, s.dOffset, s.dPacked, s.dRecs, s.dSched} {
 				ctx.Free(p)
 			}
 			s.stream.Destroy()
@@ -743,7 +767,7 @@ func (e *Engine) launch(c *chunk, fault Fault) error {
 		func() error { return st.Wait(c.ev[evLoaded]) },
 		func() error { return c.ev[evLaunch].Record(st) },
 		func() error {
-			return e.launchPages(st, fault, c.n, uint64(s.dSrc), uint64(s.dDst), uint64(s.dMeta), 0, uint64(s.dRecs))
+			return e.launchPages(s, fault, c.n, uint64(s.dSrc), uint64(s.dDst), uint64(s.dMeta), 0)
 		},
 		func() error { return c.ev[evKernel].Record(st) },
 		func() error {
@@ -764,9 +788,11 @@ func (e *Engine) launch(c *chunk, fault Fault) error {
 	return nil
 }
 
-// launchPages queues the page kernel (GPU-1) on n pages in st, or the
-// fault f in its place (RT-9).
-func (e *Engine) launchPages(st *cudart.Stream, f Fault, n int, src, dst, meta, hostDst, recs uint64) error {
+// launchPages queues the page kernel (GPU-1) on n pages in slot s's stream,
+// with its record areas and page counter, or the fault f in its place
+// (RT-9).
+func (e *Engine) launchPages(s *slot, f Fault, n int, src, dst, meta, hostDst uint64) error {
+	st := s.stream
 	block := cudart.Dim{X: ThreadsPerBlock}
 	switch f {
 	case FaultIllegalAddress:
@@ -784,7 +810,8 @@ func (e *Engine) launchPages(st *cudart.Stream, f Fault, n int, src, dst, meta, 
 	if hostDst != 0 {
 		fn = e.dev.stream // the pages cross PCIe as it reads them (RT-14)
 	}
-	return st.Launch(fn, cudart.Dim{X: Blocks(n)}, block, 0, src, dst, meta, uint64(n), hostDst, recs)
+	return st.Launch(fn, cudart.Dim{X: Grid(n, e.dev.resident)}, block, 0, src, dst, meta, uint64(n), hostDst,
+		uint64(s.dRecs), uint64(s.dSched))
 }
 
 // direct reports whether a HostPages batch of n pages is a direct batch
@@ -844,8 +871,8 @@ func (e *Engine) startDirect(pages [][PageSize]byte, host *HostPages, fault Faul
 		cn := min(n-lo, e.opts.BatchPages)
 		i := k % len(e.slots)
 		s := e.slots[i]
-		err := e.launchPages(s.stream, fault, cn, at(pageBytes(pages[lo:lo+cn])), uint64(s.dDst),
-			at(meta[4*lo:]), at(host.slots[OutSlot*lo:]), uint64(s.dRecs))
+		err := e.launchPages(s, fault, cn, at(pageBytes(pages[lo:lo+cn])), uint64(s.dDst),
+			at(meta[4*lo:]), at(host.slots[OutSlot*lo:]))
 		if err != nil {
 			return nil, err
 		}

@@ -29,6 +29,9 @@ const (
 	SharedPerBlock = PagesPerBlock * SharedPerWarp
 	// MetaKindShift places the kind above the payload length in a meta word.
 	MetaKindShift = 24
+	// SchedBytes is the size of a launch's page counter at sched (GPU-10):
+	// a 32-bit word, 0 before the launch and 0 again after it.
+	SchedBytes = 4
 	// RecSlot is the size of one page's record area in the recs buffer:
 	// 8 bytes for each of at most 1,021 sequences (GPU-1; TestKernelInterface).
 	RecSlot = 8192
@@ -53,8 +56,20 @@ func DecodeMeta(meta uint32) (kind uint8, length int) {
 	return uint8(meta >> MetaKindShift), int(meta & (1<<MetaKindShift - 1))
 }
 
-// Blocks is the grid size of a launch for npages pages.
+// Blocks is the number of blocks that give every one of npages pages a warp
+// of its own.
 func Blocks(npages int) int { return (npages + PagesPerBlock - 1) / PagesPerBlock }
+
+// Grid is the grid size of a launch for npages pages on a device that holds
+// resident blocks of the kernel at once (GPU-10): no more blocks than it
+// holds, whose warps then take the other pages as they finish theirs, and
+// no more than the pages need. resident < 1 means no bound.
+func Grid(npages, resident int) int {
+	if resident < 1 {
+		return Blocks(npages)
+	}
+	return min(Blocks(npages), resident)
+}
 
 // extBytes is the number of length-extension bytes of a 4-bit length field
 // holding v (PARSE-7), computed as the kernel does, without a division:
@@ -107,6 +122,10 @@ type pageKernel struct {
 	// defined values, unused, in the other lanes.
 	groupExtra, candExtra []ptx.Reg
 	raw                   ptx.Label
+	// GPU-10: where the warp takes its next page, which lane 0 draws into
+	// page from the counter at sched, bounded by bound.
+	next                      ptx.Label
+	page, sched, bound, warps ptx.Reg
 	// The page's record area (RecSlot bytes at recs) and the next record.
 	recBase, recPtr ptx.Reg
 }
@@ -115,30 +134,58 @@ type pageKernel struct {
 // transcription of PARSE-9; chunked loads each page chunk by chunk
 // (GPU-9). warpModel in model_test.go is the same algorithm in Go.
 func buildPageKernel(m *ptx.Module, name string, chunked bool) {
-	k := &pageKernel{Kernel: m.Entry(name, "src", "dst", "meta", "npages", "hostDst", "recs"), chunked: chunked}
+	k := &pageKernel{Kernel: m.Entry(name, "src", "dst", "meta", "npages", "hostDst", "recs", "sched"), chunked: chunked}
 	smem := k.Shared("smem", SharedPerBlock, 16)
 	k.raw = k.NewLabel("raw")
+	k.next = k.NewLabel("next_page")
 
-	k.Comment("warp w of block b compresses page 4b+w; shared slice w: table[8192] then page[4096]")
+	k.Comment("GPU-10: warp w of block b compresses page 4b+w, then the pages it draws from the counter at sched; shared slice w: table[8192] then page[4096]")
 	tid, warp, page := k.NewReg32(), k.NewReg32(), k.NewReg32()
 	k.lane, k.lanebit, k.lanesBelow = k.NewReg32(), k.NewReg32(), k.NewReg32()
 	k.Mov(tid, ptx.TidX)
 	k.And(k.lane, tid, ptx.Imm(31))
 	k.Shr(warp, tid, ptx.Imm(5))
-	k.Mov(page, ptx.CtaidX)
-	k.Mad(page, page, ptx.Imm(PagesPerBlock), warp)
-	npages, page64 := k.NewReg64(), k.NewReg64()
-	k.Emit("ld.param.u64", npages, k.Param("npages"))
-	k.Cvt64(page64, page)
-	beyond := k.NewPred()
-	k.SetpU64(ptx.GE, beyond, page64, npages)
-	k.If(beyond).Ret()
 	k.Shl(k.lanebit, ptx.Imm(1), k.lane)
 	k.Sub(k.lanesBelow, k.lanebit, ptx.Imm(1))
 	k.isLane0 = k.NewPred()
 	k.SetpU(ptx.EQ, k.isLane0, k.lane, ptx.Imm(0))
+	k.table, k.pg = k.NewReg64(), k.NewReg64()
+	tmp64 := k.NewReg64()
+	k.Mov(k.table, smem)
+	k.MulWide(tmp64, warp, ptx.Imm(SharedPerWarp))
+	k.Add(k.table, k.table, tmp64)
+	k.Add(k.pg, k.table, ptx.Imm(tableBytes))
+	sched, npages64 := k.NewReg64(), k.NewReg64()
+	npages, bound := k.NewReg32(), k.NewReg32()
+	k.Emit("ld.param.u64", sched, k.Param("sched"))
+	k.CvtaGlobal(sched, sched)
+	k.Emit("ld.param.u64", npages64, k.Param("npages"))
+	k.Cvt32(npages, npages64)
+	k.warps = k.NewReg32()
+	k.Mov(k.warps, ptx.NctaidX)
+	k.Mul(k.warps, k.warps, ptx.Imm(PagesPerBlock))
+	k.Sub(bound, npages, ptx.Imm(1))
+	k.Note("the launch draws npages times: its last draw wraps the counter to 0")
+	if k.chunked {
+		k.site = k.NewReg32()
+		k.groupLimit, k.extendLimit = k.NewReg32(), k.NewReg32()
+		k.storeNext = [2]ptx.Label{k.NewLabel("store_next"), k.NewLabel("store_next")}
+	}
 
-	src, tmp64 := k.NewReg64(), k.NewReg64()
+	k.page, k.sched, k.bound = page, sched, bound
+	k.Mov(page, ptx.CtaidX)
+	k.Mad(page, page, ptx.Imm(PagesPerBlock), warp)
+	k.Note("the warp's first page: 4b+w")
+	k.Place(k.next)
+	k.WarpSync(ptx.FullMask)
+	k.Note("the last page's shared-memory accesses before this page's")
+	k.ShflIdx(page, page, ptx.Imm(0), ptx.Imm(31), ptx.FullMask)
+	beyond, exit := k.NewPred(), k.NewLabel("exit")
+	k.SetpU(ptx.GE, beyond, page, npages)
+	k.If(beyond).BraUni(exit)
+	k.Note("uniform: the page is lane 0's; ptxas then knows that every lane reaches the warp's collectives")
+
+	src := k.NewReg64()
 	k.dstSlot, k.metaAddr = k.NewReg64(), k.NewReg64()
 	k.Emit("ld.param.u64", src, k.Param("src"))
 	k.Emit("ld.param.u64", k.dstSlot, k.Param("dst"))
@@ -164,17 +211,7 @@ func buildPageKernel(m *ptx.Module, name string, chunked bool) {
 	k.MulWide(tmp64, page, ptx.Imm(RecSlot))
 	k.Add(k.recBase, k.recBase, tmp64)
 	k.Mov(k.recPtr, k.recBase)
-	k.table, k.pg = k.NewReg64(), k.NewReg64()
-	k.Mov(k.table, smem)
-	k.MulWide(tmp64, warp, ptx.Imm(SharedPerWarp))
-	k.Add(k.table, k.table, tmp64)
-	k.Add(k.pg, k.table, ptx.Imm(tableBytes))
 
-	if k.chunked {
-		k.site = k.NewReg32()
-		k.groupLimit, k.extendLimit = k.NewReg32(), k.NewReg32()
-		k.storeNext = [2]ptx.Label{k.NewLabel("store_next"), k.NewLabel("store_next")}
-	}
 	k.loadPage(src)
 	k.parse()
 
@@ -183,11 +220,32 @@ func buildPageKernel(m *ptx.Module, name string, chunked bool) {
 	code := k.NewReg32()
 	k.Mov(code, ptx.Imm(kindRaw<<MetaKindShift|PageSize))
 	k.If(k.isLane0).St(ptx.Global, "u32", ptx.At(k.metaAddr, 0), code)
-	k.Ret()
+	k.nextPage()
 
 	if k.chunked {
 		k.emitStoreNext()
 	}
+	k.Place(exit)
+	k.Ret()
+}
+
+// draw makes lane 0 draw the warp's next page from the counter (GPU-10):
+// draw d is page warps+d, the pages below warps being the warps' first;
+// the shuffle at next gives it to the other lanes. It is emitted where a
+// page ends, beside the meta word's store, not at next: with one lane's
+// atomic at the loop's head, ptxas (11.8 here, and the H100's on the
+// device) doubled the code, every collective in the loop getting a path
+// for diverged lanes, and the kernel ran 8 to 38% slower.
+func (k *pageKernel) draw() {
+	k.Mov(k.page, ptx.Imm(0))
+	k.If(k.isLane0).AtomInc(k.page, ptx.At(k.sched, 0), k.bound)
+	k.Add(k.page, k.page, k.warps)
+}
+
+// nextPage ends a page: the next one is drawn and the warp goes to it.
+func (k *pageKernel) nextPage() {
+	k.draw()
+	k.BraUni(k.next)
 }
 
 // The stream variant's page arrives in chunks of one 16-byte move per lane
@@ -329,7 +387,7 @@ func (k *pageKernel) loadPage(src ptx.Reg) {
 	k.Note("the payload before the meta word, for a host that reads them as they come (RT-14)")
 	k.Mov(x, ptx.Imm(kindSame<<MetaKindShift|8))
 	k.If(k.isLane0).St(ptx.Global, "u32", ptx.At(k.metaAddr, 0), x)
-	k.Ret()
+	k.nextPage()
 	k.Place(parse)
 }
 
@@ -1097,7 +1155,7 @@ func (k *pageKernel) writeBlock() {
 	code := k.NewReg32()
 	k.Or(code, k.out, ptx.Imm(kindLZ4<<MetaKindShift))
 	k.If(k.isLane0).St(ptx.Global, "u32", ptx.At(k.metaAddr, 0), code)
-	k.Ret()
+	k.nextPage()
 }
 
 // lengthByte sets dst to byte j of the length bytes of a 4-bit field

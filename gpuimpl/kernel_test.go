@@ -18,7 +18,7 @@ var Targets = []int{70, 75, 80, 86, 89, 90}
 
 // Resource budgets of GPU-6.
 const (
-	maxRegisters = 80
+	maxRegisters = 128
 )
 
 // Checks GPU-3: the kernel text is fixed by golden files, one per target.
@@ -48,7 +48,7 @@ func TestKernelInterface(t *testing.T) {
 		}
 		for _, name := range []string{KernelName, StreamKernelName} {
 			want := ".visible .entry " + name +
-				"(\n\t.param .u64 src,\n\t.param .u64 dst,\n\t.param .u64 meta,\n\t.param .u64 npages,\n\t.param .u64 hostDst,\n\t.param .u64 recs\n)\n"
+				"(\n\t.param .u64 src,\n\t.param .u64 dst,\n\t.param .u64 meta,\n\t.param .u64 npages,\n\t.param .u64 hostDst,\n\t.param .u64 recs,\n\t.param .u64 sched\n)\n"
 			if !strings.Contains(text, want) {
 				t.Errorf("sm_%d: the text lacks the contract's entry:\n%s", sm, want)
 			}
@@ -57,7 +57,7 @@ func TestKernelInterface(t *testing.T) {
 			t.Errorf("sm_%d: %d static shared arrays of 48 KiB, want one per entry", sm, n)
 		}
 	}
-	if SharedPerBlock != 48*1024 || PagesPerBlock != 4 || OutSlot != 3072 || ThreadsPerBlock != 128 || RecSlot != 8192 {
+	if SharedPerBlock != 48*1024 || PagesPerBlock != 4 || OutSlot != 3072 || ThreadsPerBlock != 128 || RecSlot != 8192 || SchedBytes != 4 {
 		t.Errorf("constants differ from GPU-1/GPU-5")
 	}
 	// A page has at most one sequence per 4 positions from position 1 to the
@@ -110,6 +110,19 @@ func TestKernelResources(t *testing.T) {
 			if r.SharedBytes != SharedPerBlock {
 				t.Errorf("%s %s: %d bytes of shared memory, want %d", name, r.Arch, r.SharedBytes, SharedPerBlock)
 			}
+		}
+	}
+}
+
+// Checks GPU-10: a launch has as many blocks as its pages need, and no
+// more than the device holds at once.
+func TestGrid(t *testing.T) {
+	for _, c := range []struct{ pages, resident, want int }{
+		{1, 528, 1}, {4, 528, 1}, {5, 528, 2}, {1000, 528, 250}, {2112, 528, 528}, {2113, 528, 528},
+		{100000, 528, 528}, {100000, 0, 25000}, {9, -1, 3}, {0, 528, 0},
+	} {
+		if got := Grid(c.pages, c.resident); got != c.want {
+			t.Errorf("Grid(%d, %d) = %d, want %d", c.pages, c.resident, got, c.want)
 		}
 	}
 }

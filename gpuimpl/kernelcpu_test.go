@@ -44,7 +44,7 @@ func kernelOnCPU(t testing.TB, mod *ptxexec.Module, pages []*[PageSize]byte) ([]
 // the stream variant, as the engine launches them.
 func kernelOnCPUToHost(t testing.TB, mod *ptxexec.Module, pages []*[PageSize]byte, toHost bool) (metas []uint32, slots, hostSlots [][]byte) {
 	t.Helper()
-	metas, slots, hostSlots, err := launchOnCPU(mod, pages, toHost)
+	metas, slots, hostSlots, err := launchOnCPU(mod, pages, toHost, Blocks(len(pages)))
 	if err != nil {
 		t.Fatalf("kernel on the executor: %v", err)
 	}
@@ -60,11 +60,14 @@ func entryFor(toHost bool) string {
 	return KernelName
 }
 
-// launchOnCPU is kernelOnCPUToHost returning the executor's error.
-func launchOnCPU(mod *ptxexec.Module, pages []*[PageSize]byte, toHost bool) (metas []uint32, slots, hostSlots [][]byte, err error) {
+// launchOnCPU is kernelOnCPUToHost on a grid of the given number of blocks,
+// returning the executor's error, or an error if the launch's page counter
+// is not back at 0 after it (GPU-10).
+func launchOnCPU(mod *ptxexec.Module, pages []*[PageSize]byte, toHost bool, grid int) (metas []uint32, slots, hostSlots [][]byte, err error) {
 	n := len(pages)
 	mem := ptxexec.NewMemory()
 	src, dst, meta, recs := mem.Alloc(n*PageSize), mem.Alloc(n*OutSlot), mem.Alloc(4*n), mem.Alloc(n*RecSlot)
+	sched := mem.Alloc(SchedBytes)
 	var hostDst uint64
 	if toHost {
 		hostDst = mem.Alloc(n * OutSlot)
@@ -87,8 +90,11 @@ func launchOnCPU(mod *ptxexec.Module, pages []*[PageSize]byte, toHost bool) (met
 	if toHost {
 		hostSlots = slotsOf(mem.Bytes(hostDst))
 	}
-	if err := mod.Launch(entryFor(toHost), Blocks(n), ThreadsPerBlock, []uint64{src, dst, meta, uint64(n), hostDst, recs}, mem); err != nil {
+	if err := mod.Launch(entryFor(toHost), grid, ThreadsPerBlock, []uint64{src, dst, meta, uint64(n), hostDst, recs, sched}, mem); err != nil {
 		return nil, nil, nil, err
+	}
+	if c := binary.LittleEndian.Uint32(mem.Bytes(sched)); c != 0 {
+		return nil, nil, nil, fmt.Errorf("the page counter is %d after the launch, want 0", c)
 	}
 	metas = make([]uint32, n)
 	mb := mem.Bytes(meta)
@@ -171,10 +177,18 @@ func TestKernelOnCPU(t *testing.T) {
 			names[i], pages[i] = conformancePage(checked+i, rng)
 		}
 		// Every other launch with hostDst: the page loaded chunk by chunk,
-		// the payloads in the host's slots.
+		// the payloads in the host's slots. Every third on a grid of 3
+		// blocks, whose 12 warps take all the pages (GPU-10).
 		toHost := checked/batch%2 == 1
+		grid := Blocks(size)
+		if checked/batch%3 == 2 {
+			grid = 3
+		}
 		t0, c0 := time.Now(), cpuTime()
-		metas, slots, hostSlots := kernelOnCPUToHost(t, mod, pages, toHost)
+		metas, slots, hostSlots, err := launchOnCPU(mod, pages, toHost, grid)
+		if err != nil {
+			t.Fatalf("kernel on the executor, %d blocks: %v", grid, err)
+		}
 		if toHost {
 			slots = hostSlots
 		}
@@ -375,17 +389,22 @@ func TestKernelOnCPUEveryTarget(t *testing.T) {
 	}
 }
 
-// Checks GPU-7, GPU-9 and EXEC-7: each bar.warp.sync of both entry points
-// that orders shared memory is needed: the text without it runs into a
-// shared-memory hazard between lanes that the executor reports (on the GPU
-// it would be a silent, timing-dependent race). The one of copyOut that
-// orders the moves to the host before the meta word (RT-14) orders global
-// memory, which the executor does not check (EXEC-7 covers shared memory):
-// it is left in.
+// Checks GPU-7, GPU-9, GPU-10 and EXEC-7: each bar.warp.sync of both entry
+// points that orders shared memory is needed: the text without it runs into
+// a shared-memory hazard between lanes that the executor reports (on the GPU
+// it would be a silent, timing-dependent race). One block takes pages of
+// every kind, so that its warps go from each kind of page to the next
+// (GPU-10). The one of copyOut that orders the moves to the host before the
+// meta word (RT-14) orders global memory, which the executor does not check
+// (EXEC-7 covers shared memory): it is left in.
 func TestKernelWarpSyncsAreNeeded(t *testing.T) {
 	text := KernelPTX(90)
-	rng := rand.New(rand.NewPCG(15, 16))
-	pages := []*[PageSize]byte{genPage("text", rng), genPage("runs", rng), genPage("mixed", rng), genPage("binary", rng)}
+	rng := rand.New(rand.NewPCG(17, 18))
+	var pages []*[PageSize]byte
+	for i := 0; i < 4*len(pageKinds); i++ {
+		_, p := conformancePage(i, rng)
+		pages = append(pages, p)
+	}
 	lines := strings.Split(text, "\n")
 	syncs := 0
 	for i, line := range lines {
@@ -400,7 +419,7 @@ func TestKernelWarpSyncsAreNeeded(t *testing.T) {
 		}
 		// Both entries: the page kernel, and its stream variant with hostDst.
 		for _, toHost := range []bool{false, true} {
-			if _, _, _, err = launchOnCPU(mod, pages, toHost); errors.Is(err, ptxexec.ErrSharedRace) {
+			if _, _, _, err = launchOnCPU(mod, pages, toHost, 1); errors.Is(err, ptxexec.ErrSharedRace) {
 				break
 			}
 		}
@@ -410,8 +429,8 @@ func TestKernelWarpSyncsAreNeeded(t *testing.T) {
 			t.Logf("without line %d: %v", i+1, err)
 		}
 	}
-	if syncs != 15 {
-		t.Errorf("the kernel has %d bar.warp.sync, the test expects 15 (7 and 8)", syncs)
+	if syncs != 17 {
+		t.Errorf("the kernel has %d bar.warp.sync, the test expects 17 (8 and 9)", syncs)
 	}
 }
 

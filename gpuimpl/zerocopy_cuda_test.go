@@ -49,7 +49,7 @@ func benchZeroCopy(b *testing.B, set []dataset.Page, size int, fromHost, stream 
 	} else if err := s.stream.CopyHtoD(s.dSrc, pageBytes(h.Pages[:size])); err != nil {
 		b.Fatal(err)
 	}
-	grid, block, fn := cudart.Dim{X: Blocks(size)}, cudart.Dim{X: ThreadsPerBlock}, e.dev.fn
+	grid, block, fn := cudart.Dim{X: Grid(size, e.dev.resident)}, cudart.Dim{X: ThreadsPerBlock}, e.dev.fn
 	if stream {
 		fn = e.dev.stream
 	}
@@ -60,7 +60,7 @@ func benchZeroCopy(b *testing.B, set []dataset.Page, size int, fromHost, stream 
 			func() error { return e.dev.ctx.Memset(s.dMeta, 0, 4*size) },
 			func() error { return e.begin.Record(s.stream) },
 			func() error {
-				return s.stream.Launch(fn, grid, block, 0, src, uint64(s.dDst), uint64(s.dMeta), uint64(size), 0, uint64(s.dRecs))
+				return s.stream.Launch(fn, grid, block, 0, src, uint64(s.dDst), uint64(s.dMeta), uint64(size), 0, uint64(s.dRecs), uint64(s.dSched))
 			},
 			func() error { return e.end.Record(s.stream) },
 			func() error { return e.end.Synchronize() },

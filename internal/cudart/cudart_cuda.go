@@ -356,6 +356,18 @@ func (f *Function) SetAttribute(a FuncAttribute, value int) error {
 	})
 }
 
+// MaxActiveBlocksPerSM is how many blocks of blockThreads threads, with
+// the kernel's static shared memory, one multiprocessor holds at once.
+func (f *Function) MaxActiveBlocksPerSM(blockThreads int) (int, error) {
+	var n int
+	err := f.ctx.Do(func() error {
+		var err error
+		n, err = f.fn.MaxActiveBlocksPerMultiProcessor(blockThreads, 0)
+		return check("cuOccupancyMaxActiveBlocksPerMultiprocessor", err)
+	})
+	return n, err
+}
+
 // DevicePtr is a device address.
 type DevicePtr uint64
 

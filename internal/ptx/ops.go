@@ -145,6 +145,7 @@ func init() {
 		"st.global.u8":              "a,r",
 		"st.global.u32":             "a,r",
 		"st.global.v4.u32":          "a,v",
+		"atom.global.inc.u32":       "r,a,R",
 		"ld.shared.u8":              "r,a",
 		"ld.shared.u16":             "r,a",
 		"ld.shared.u32":             "r,a",
@@ -392,6 +393,12 @@ func (k *Kernel) ShflIdx(dst Reg, value, src, c, mask Operand) {
 
 // WarpSync waits for the lanes in mask and orders their memory accesses.
 func (k *Kernel) WarpSync(mask Operand) { k.Emit("bar.warp.sync", mask) }
+
+// AtomInc sets dst to the 32-bit word at addr in global memory and, in
+// one atomic step, replaces the word w with w >= bound ? 0 : w+1.
+func (k *Kernel) AtomInc(dst Reg, addr Address, bound Operand) {
+	k.Emit("atom.global.inc.u32", dst, addr, bound)
+}
 
 // MembarSys orders the thread's earlier memory writes before its later
 // ones for every observer, the host through a mapping included.

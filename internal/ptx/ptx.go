@@ -85,7 +85,9 @@ const (
 	TidX   Special = "%tid.x"
 	NtidX  Special = "%ntid.x"
 	CtaidX Special = "%ctaid.x"
-	LaneID Special = "%laneid"
+	// NctaidX is the launch's number of blocks.
+	NctaidX Special = "%nctaid.x"
+	LaneID  Special = "%laneid"
 )
 
 func (s Special) String() string { return string(s) }

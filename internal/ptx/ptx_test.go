@@ -139,6 +139,8 @@ func formsKernel(sm int) *Module {
 	k.Place(out)
 	k.IfNot(r).St(Global, "u8", At(buf, -1+1), d)
 	k.St(Global, "u32", At(buf, 8), a)
+	k.Mov(b, NctaidX)
+	k.AtomInc(c, At(buf, 12), b)
 	k.Ret()
 	return m
 }

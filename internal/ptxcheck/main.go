@@ -14,7 +14,7 @@ import (
 )
 
 // GPU-6's register budget.
-const maxRegisters = 80
+const maxRegisters = 128
 
 // kernel is one entry point: the module text holding it for a target and
 // the static shared memory GPU-6 gives it.

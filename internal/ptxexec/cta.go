@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/bits"
+	"sync/atomic"
+	"unsafe"
 )
 
 const fullMask = 0xffffffff
@@ -33,7 +35,7 @@ type cta struct {
 	counts  []int64 // per instruction, when profiling
 }
 
-func newCTA(k *kernel, threads int, params []uint64, mem *Memory, limit int64) *cta {
+func newCTA(k *kernel, grid, threads int, params []uint64, mem *Memory, limit int64) *cta {
 	c := &cta{k: k, threads: threads, params: params, mem: mem, limit: limit,
 		shared: make([]byte, k.sharedSize), state: make([]byteState, k.sharedSize)}
 	n32 := k.nregs[class32] + numSpecials + len(k.consts32)
@@ -50,6 +52,7 @@ func newCTA(k *kernel, threads int, params []uint64, mem *Memory, limit int64) *
 		for l := 0; l < 32; l++ {
 			w.r32[base+specTidX][l] = uint32(wid*32 + l)
 			w.r32[base+specNtidX][l] = uint32(threads)
+			w.r32[base+specNctaidX][l] = uint32(grid)
 			w.r32[base+specLaneID][l] = uint32(l)
 		}
 		for i, v := range k.consts32 {
@@ -783,6 +786,20 @@ func (w *warp) exec(in *inst, pc int32, mask, exec uint32) error {
 				return err
 			}
 		}
+	case opAtomInc:
+		// Lane by lane, in lane order (PTX leaves the order open); atomic
+		// against the other blocks' goroutines.
+		t = &w.t32
+		base, bound := &w.r64[in.base], &w.r32[in.a]
+		for m := exec; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			b, err := w.access(in, l, base[l]+uint64(in.off))
+			if err != nil {
+				return err
+			}
+			t[l] = atomicInc(b, bound[l])
+		}
+		w.set32(in.d, exec, t)
 	case opMatchAny, opBallot, opShflIdx, opWarpSync:
 		mm, wait, err := w.memberMask(in, mask, exec)
 		if err != nil {
@@ -909,6 +926,34 @@ func compareS32(cmp uint8, a, b *[32]uint32) uint32 {
 	}
 	return compareU(cmp, &x, &y)
 }
+
+// atomicInc is atom.inc on the 4-byte aligned little-endian word b: it
+// returns the old word w and stores w >= bound ? 0 : w+1.
+func atomicInc(b []byte, bound uint32) uint32 {
+	p := (*uint32)(unsafe.Pointer(&b[0]))
+	for {
+		raw := atomic.LoadUint32(p)
+		old := littleEndian(raw)
+		next := old + 1
+		if old >= bound {
+			next = 0
+		}
+		if atomic.CompareAndSwapUint32(p, raw, littleEndian(next)) {
+			return old
+		}
+	}
+}
+
+// littleEndian converts between a native 32-bit word and the same bytes
+// read as little-endian (a swap on big-endian machines, either way).
+func littleEndian(x uint32) uint32 {
+	if nativeLittleEndian {
+		return x
+	}
+	return bits.ReverseBytes32(x)
+}
+
+var nativeLittleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 
 // access checks a load of in.width bytes at addr by lane l and returns the
 // bytes (EXEC-7).

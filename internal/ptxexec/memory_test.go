@@ -492,3 +492,53 @@ func TestRelaxedStoreLowestLaneWins(t *testing.T) {
 		t.Fatalf("a read of the relaxed store's bytes without bar.warp.sync: %v, want a race", err)
 	}
 }
+
+// Checks EXEC-9 for atom.global.inc.u32 and %nctaid.x: the lanes of 8 blocks
+// of 64 threads, run by 4 goroutines, each draw two tickets from one counter
+// whose bound is the number of draws less one. Every ticket 0 to 1,023 is
+// drawn once, and the last draw wraps the counter back to 0.
+func TestAtomInc(t *testing.T) {
+	const grid, block = 8, 64
+	text := entry([]string{"in", "out"}, 0, body(prologue, []string{
+		"mov.u32 %r1, %nctaid.x;",
+		"mov.u32 %r2, %ntid.x;",
+		"mul.lo.u32 %r3, %r1, %r2;",
+		"shl.b32 %r3, %r3, 1;",
+		"sub.u32 %r3, %r3, 1;",
+		"atom.global.inc.u32 %r4, [%rd0], %r3;",
+		"mov.u32 %r5, %ctaid.x;",
+		"mad.lo.u32 %r6, %r5, %r2, %r0;",
+		"mul.wide.u32 %rd3, %r6, 8;",
+		"add.u64 %rd4, %rd1, %rd3;",
+		"st.global.u32 [%rd4], %r4;",
+		"atom.global.inc.u32 %r4, [%rd0], %r3;",
+		"st.global.u32 [%rd4+4], %r4;",
+		"ret;",
+	}, nil)...)
+	m := mustLoad(t, text)
+	m.Workers = 4
+	mem := NewMemory()
+	in, out := mem.Alloc(4), mem.Alloc(grid*block*8)
+	if err := m.Launch("t", grid, block, []uint64{in, out}, mem); err != nil {
+		t.Fatal(err)
+	}
+	seen := make([]bool, 2*grid*block)
+	ob := mem.Bytes(out)
+	for i := 0; i < 2*grid*block; i++ {
+		v := binary.LittleEndian.Uint32(ob[4*i:])
+		if v >= uint32(len(seen)) || seen[v] {
+			t.Fatalf("draw %d got ticket %d, out of range or drawn before", i, v)
+		}
+		seen[v] = true
+	}
+	if v := binary.LittleEndian.Uint32(mem.Bytes(in)); v != 0 {
+		t.Fatalf("counter after every draw: %d, want 0", v)
+	}
+	// Below the bound it counts up; at or above it wraps to 0.
+	for _, c := range []struct{ old, bound, next uint32 }{{5, 9, 6}, {9, 9, 0}, {12, 9, 0}, {0, 0, 0}, {0xfffffffe, 0xffffffff, 0xffffffff}} {
+		b := binary.LittleEndian.AppendUint32(nil, c.old)
+		if got := atomicInc(b, c.bound); got != c.old || binary.LittleEndian.Uint32(b) != c.next {
+			t.Errorf("inc of %d with bound %d: returned %d and left %d, want %d and %d", c.old, c.bound, got, binary.LittleEndian.Uint32(b), c.old, c.next)
+		}
+	}
+}

@@ -53,6 +53,7 @@ const (
 	opLdV4 // 16-byte load into four registers
 	opSt   // scalar store
 	opStV4 // 16-byte store of four registers
+	opAtomInc
 	opMatchAny
 	opBallot
 	opShflIdx
@@ -153,6 +154,7 @@ var formTable = map[string]formSpec{
 	"ld.shared.u16":             {op: opLd, sig: "ra", space: spaceShared, width: 2},
 	"ld.shared.u32":             {op: opLd, sig: "ra", space: spaceShared, width: 4},
 	"st.global.v4.u32":          {op: opStV4, sig: "aV", space: spaceGlobal, width: 16},
+	"atom.global.inc.u32":       {op: opAtomInc, sig: "raR", space: spaceGlobal, width: 4},
 	"st.shared.u8":              {op: opSt, sig: "aX", space: spaceShared, width: 1},
 	"st.shared.u16":             {op: opSt, sig: "aX", space: spaceShared, width: 2},
 	"st.relaxed.cta.shared.u16": {op: opSt, sig: "aX", space: spaceShared, width: 2, anyLane: true},
@@ -237,11 +239,12 @@ const (
 	specTidX = iota
 	specNtidX
 	specCtaidX
+	specNctaidX
 	specLaneID
 	numSpecials
 )
 
-var specialNames = map[string]int{"%tid.x": specTidX, "%ntid.x": specNtidX, "%ctaid.x": specCtaidX, "%laneid": specLaneID}
+var specialNames = map[string]int{"%tid.x": specTidX, "%ntid.x": specNtidX, "%ctaid.x": specCtaidX, "%nctaid.x": specNctaidX, "%laneid": specLaneID}
 
 // parseError is a load-time error for one line.
 func parseError(line int, text, format string, args ...any) error {

@@ -27,7 +27,7 @@ func TestLoadErrors(t *testing.T) {
 		{"immediate destination", oneLineKernel("add.u32 5, %r1, %r2;"), "not a register", ErrSyntax},
 		{"immediate too wide", oneLineKernel("add.u32 %r0, %r1, 0x100000000;"), "does not fit", ErrSyntax},
 		{"special outside mov", oneLineKernel("add.u32 %r0, %tid.x, 1;"), "special register", ErrSyntax},
-		{"unknown special", oneLineKernel("mov.u32 %r0, %nctaid.x;"), "not a register", ErrSyntax},
+		{"unknown special", oneLineKernel("mov.u32 %r0, %nctaid.y;"), "not a register", ErrSyntax},
 		{"operand count", oneLineKernel("add.u32 %r0, %r1;"), "takes 3 operands", ErrSyntax},
 		{"store of an immediate", oneLineKernel("st.shared.u32 [sm], 1;"), "immediate", ErrSyntax},
 		{"unknown label", oneLineKernel("bra L9;"), "unknown label", ErrSyntax},

@@ -206,7 +206,7 @@ func (m *Module) Launch(kernel string, grid, block int, params []uint64, mem *Me
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			c := newCTA(k, block, params, mem, limit)
+			c := newCTA(k, grid, block, params, mem, limit)
 			m.profMu.Lock()
 			if m.profile != nil {
 				c.counts = make([]int64, len(k.code))

@@ -116,7 +116,7 @@ func runLanes(t *testing.T, line string, cases []semCase) *warp {
 		t.Fatalf("%s: %v", line, err)
 	}
 	k := m.kernels["t"]
-	c := newCTA(k, 32, []uint64{0}, NewMemory(), DefaultStepLimit)
+	c := newCTA(k, 1, 32, []uint64{0}, NewMemory(), DefaultStepLimit)
 	w := c.warps[0]
 	w.reset(0)
 	for l, cs := range cases {
@@ -202,6 +202,7 @@ func TestFormsHaveSemanticTests(t *testing.T) {
 	}
 	tested["st.global.v4.u32"] = "TestGlobalVectorStore"
 	tested["membar.sys"] = "TestMembarSys"
+	tested["atom.global.inc.u32"] = "TestAtomInc"
 	for _, form := range []string{"match.any.sync.b32", "vote.sync.ballot.b32", "shfl.sync.idx.b32", "bar.warp.sync"} {
 		tested[form] = "TestWarpForms"
 	}
