@@ -16,6 +16,7 @@ type Compressor struct {
 	cfg    Config
 	mu     sync.Mutex // serialises batches and guards stats
 	gpu    *gpuimpl.Engine
+	gpuErr error // why gpu is nil although a GPU is present (API-11)
 	stats  Stats
 	closed bool
 	// lastTimings are the last GPU batch's timings, host shares included,
@@ -31,11 +32,24 @@ func NewCompressor(cfg Config) (*Compressor, error) {
 	}
 	c := &Compressor{cfg: cfg}
 	if GPUAvailable() {
-		if e, err := openEngine(cfg); err == nil {
+		if e, err := openEngine(cfg); err != nil {
+			c.gpuErr = fmt.Errorf("%w: %w", ErrGPUNotAvailable, err)
+		} else {
 			c.gpu = e
 		}
 	}
 	return c, nil
+}
+
+// GPUError reports why the Compressor uses no GPU although the machine has
+// one (API-11): an error wrapping ErrGPUNotAvailable and the error of
+// opening the GPU, or the sticky fault after which the Compressor stopped
+// using it (RT-9). It is nil while the Compressor uses a GPU, and on a
+// machine without one.
+func (c *Compressor) GPUError() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.gpuErr
 }
 
 // NewGPUBatchCompressor returns a Compressor that insists on the GPU: it
@@ -98,6 +112,9 @@ func (c *Compressor) CompressBatchOn(b Backend, pages []Page) (*BatchResult, err
 	switch b {
 	case BackendScalar, BackendSIMD:
 	case BackendGPU:
+		if c.gpuErr != nil {
+			return nil, c.gpuErr
+		}
 		if c.gpu == nil {
 			return nil, ErrGPUNotAvailable
 		}
@@ -163,7 +180,7 @@ func (c *Compressor) result(b Backend, pages []Page, out []gpuimpl.Output, t gpu
 				// A sticky fault leaves the device unusable for the
 				// rest of the process: later batches go to the CPU.
 				c.gpu.Close()
-				c.gpu = nil
+				c.gpu, c.gpuErr = nil, fmt.Errorf("%w: %w", ErrGPUNotAvailable, err)
 			}
 		} else {
 			return nil, err

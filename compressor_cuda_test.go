@@ -5,6 +5,7 @@ package lz4warp
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -221,10 +222,46 @@ func TestCompressorStickyFaultFallback(t *testing.T) {
 			if err != nil || res.Backend != BackendSIMD || c.gpu != nil {
 				t.Fatalf("after the sticky fault: backend %v, %v; the GPU should be dropped", res.Backend, err)
 			}
+			if err := c.GPUError(); !errors.Is(err, ErrGPUNotAvailable) || !errors.Is(err, gpuimpl.ErrDeviceLost) {
+				t.Errorf("GPUError after the sticky fault: %v", err)
+			}
 			checkAgainstReference(t, pages, res.Pages)
 			if c.Stats().GPUFallbacks != 1 {
 				t.Errorf("GPUFallbacks %d after a CPU batch", c.Stats().GPUFallbacks)
 			}
 		})
+	}
+}
+
+// Checks API-11: where a GPU is present but does not open, NewCompressor
+// falls back to the CPU and GPUError says why; CompressBatchOn(BackendGPU)
+// returns that error. With the GPU in use, GPUError is nil.
+func TestCompressorGPUError(t *testing.T) {
+	c, err := NewCompressor(DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.gpu == nil || c.GPUError() != nil {
+		t.Errorf("device 0: GPU %v, GPUError %v", c.gpu != nil, c.GPUError())
+	}
+	c.Close()
+	cfg := DefaultConfig()
+	cfg.DeviceIndex = 99
+	c, err = NewCompressor(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	gerr := c.GPUError()
+	t.Logf("device 99: %v", gerr)
+	if c.gpu != nil || !errors.Is(gerr, ErrGPUNotAvailable) {
+		t.Fatalf("device 99: GPU %v, GPUError %v", c.gpu != nil, gerr)
+	}
+	res, err := c.CompressBatch(mixedPages(1000, 3))
+	if err != nil || res.Backend != BackendSIMD {
+		t.Fatalf("device 99: backend %v, %v; want simd", res.Backend, err)
+	}
+	if _, err := c.CompressBatchOn(BackendGPU, mixedPages(1, 3)); err != gerr {
+		t.Errorf("CompressBatchOn(BackendGPU): %v, want GPUError's %v", err, gerr)
 	}
 }

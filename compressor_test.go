@@ -118,6 +118,10 @@ func TestCompressorBackendPerBatch(t *testing.T) {
 		assert.Zero(t, res.H2DTime+res.KernelTime+res.D2HTime)
 		assert.False(t, res.PCIeRuleSatisfied())
 	}
+	// No GPU to explain: GPUError is nil, and asking for the GPU fails.
+	assert.NoError(t, c.GPUError())
+	_, err := c.CompressBatchOn(BackendGPU, make([]Page, 1))
+	assert.ErrorIs(t, err, ErrGPUNotAvailable)
 }
 
 // Checks API-16, PARSE-8, PAGE-3, PAGE-4, PAGE-5: both CPU backends give

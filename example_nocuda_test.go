@@ -53,3 +53,22 @@ func ExampleGPUAvailable() {
 	// GPU: false
 	// backend for 5000 pages: simd
 }
+
+// GPUError tells why a Compressor that could have used a GPU does not.
+func ExampleCompressor_GPUError() {
+	c, err := lz4warp.NewCompressor(lz4warp.DefaultConfig())
+	if err != nil {
+		panic(err)
+	}
+	defer c.Close()
+	switch err := c.GPUError(); {
+	case err != nil:
+		fmt.Println("a GPU is present but not used:", err)
+	case lz4warp.GPUAvailable():
+		fmt.Println("the GPU is in use")
+	default:
+		fmt.Println("no GPU")
+	}
+	// Output:
+	// no GPU
+}
