@@ -183,7 +183,7 @@ func buildPageKernel(m *ptx.Module, name string, chunked bool) {
 	beyond, exit := k.NewPred(), k.NewLabel("exit")
 	k.SetpU(ptx.GE, beyond, page, npages)
 	k.If(beyond).BraUni(exit)
-	k.Note("uniform: the page is lane 0's; ptxas then knows that every lane reaches the warp's collectives")
+	k.Note("uniform: every lane holds lane 0's page")
 
 	src := k.NewReg64()
 	k.dstSlot, k.metaAddr = k.NewReg64(), k.NewReg64()
