@@ -52,7 +52,7 @@ func randomProgram(data []byte) string {
 		if g := next(); g%5 == 0 {
 			kk = k.If(pred())
 		}
-		switch op := next() % 14; op {
+		switch op := next() % 15; op {
 		case 0, 1, 2:
 			kk.Emit(arith[next()%len(arith)], reg(), reg(), ptx.Imm(int64(next()-64)))
 		case 3:
@@ -97,6 +97,12 @@ func randomProgram(data []byte) string {
 			}
 		case 13:
 			kk.Ret()
+		case 14:
+			x := k.NewReg32()
+			k.And(x, reg(), ptx.Imm(int64(next()&0xfc)))
+			k.Cvt64(addr, x)
+			k.Add(addr, addr, buf)
+			kk.AtomInc(reg(), ptx.At(addr, int64(next()%8)), reg())
 		}
 	}
 	k.Ret()

@@ -1,6 +1,9 @@
 package ptxexec
 
-import "sort"
+import (
+	"sort"
+	"unsafe"
+)
 
 // Global memory is laid out from memBase, each allocation aligned to
 // allocAlign and followed by at least guardGap unmapped bytes, so that an
@@ -33,7 +36,11 @@ func (m *Memory) Alloc(size int) uint64 {
 		panic("ptxexec: negative allocation")
 	}
 	base := m.next
-	m.allocs = append(m.allocs, allocation{base: base, data: make([]byte, size)})
+	// Words, so that the bytes are 8-aligned in Go's memory as the address
+	// is: atom.global's sync/atomic steps need aligned words.
+	words := make([]uint64, (size+7)/8)
+	data := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(words))), size)
+	m.allocs = append(m.allocs, allocation{base: base, data: data})
 	m.next = base + (uint64(size)+allocAlign-1)&^(allocAlign-1) + guardGap
 	return base
 }
