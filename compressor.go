@@ -1,6 +1,7 @@
 package lz4warp
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"sync"
@@ -112,11 +113,8 @@ func (c *Compressor) CompressBatchOn(b Backend, pages []Page) (*BatchResult, err
 	switch b {
 	case BackendScalar, BackendSIMD:
 	case BackendGPU:
-		if c.gpuErr != nil {
-			return nil, c.gpuErr
-		}
 		if c.gpu == nil {
-			return nil, ErrGPUNotAvailable
+			return nil, cmp.Or(c.gpuErr, ErrGPUNotAvailable)
 		}
 	default:
 		return nil, fmt.Errorf("%w: Backend %v is unknown", ErrInvalidConfig, b)
