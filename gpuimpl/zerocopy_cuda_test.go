@@ -85,3 +85,99 @@ func benchZeroCopy(b *testing.B, set []dataset.Page, size int, fromHost, stream 
 	}
 	b.ReportMetric(float64(size*PageSize)*float64(b.N)/kernel.Seconds()/1e9, "kernel-GB/s")
 }
+
+// BenchmarkSplitReads times a batch split in two, as a direct batch could
+// be: the stream variant reads the first size-copied pages over PCIe while
+// the copy engine copies the other copied pages to the device, after which
+// the page kernel compresses them there (copied=0: the stream variant
+// alone). Both transfers share the link; the copy engine moves its bytes in
+// larger requests. It reports GB/s from the first event to the last (both
+// kernels and the copy), with the pages' meta words checked against
+// CompressHost's.
+func BenchmarkSplitReads(b *testing.B) {
+	for _, name := range []string{"mixed", "text", "random"} {
+		for _, size := range []int{3000, 10000} {
+			set, err := dataset.Load(name, size)
+			if err != nil {
+				b.Skip(err)
+			}
+			for _, pct := range []int{0, 25, 40, 55, 70} {
+				b.Run(fmt.Sprintf("%s/%d/copied=%d%%", name, size, pct), func(b *testing.B) {
+					benchSplitReads(b, set, size, size*pct/100)
+				})
+			}
+		}
+	}
+}
+
+func benchSplitReads(b *testing.B, set []dataset.Page, size, copied int) {
+	e, h := openHostPages(b, Options{BatchPages: 32768, RingSlots: 1, AsyncDMA: true}, set, size)
+	if _, _, err := e.CompressHost(h, size); err != nil {
+		b.Fatal(err)
+	}
+	want := bytes.Clone(h.meta[:4*size])
+	s, ctx := e.slots[0], e.dev.ctx
+	direct := size - copied
+	sched2, err := ctx.Alloc(SchedBytes)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ctx.Free(sched2)
+	copiedEv, err := ctx.NewEvent()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer copiedEv.Destroy()
+	block := cudart.Dim{X: ThreadsPerBlock}
+	var total time.Duration
+	b.SetBytes(int64(size) * PageSize)
+	for b.Loop() {
+		steps := []func() error{
+			func() error { return ctx.Memset(s.dMeta, 0, 4*size) },
+			func() error { return ctx.Memset(sched2, 0, SchedBytes) },
+			func() error { return e.begin.Record(s.stream) },
+			func() error { return e.in.Wait(e.begin) },
+		}
+		if direct > 0 {
+			steps = append(steps, func() error {
+				src := h.dev + offset(h.mem, pageBytes(h.Pages[:1]))
+				return s.stream.Launch(e.dev.stream, cudart.Dim{X: Grid(direct, e.dev.resident)}, block, 0,
+					src, uint64(s.dDst), uint64(s.dMeta), uint64(direct), 0, uint64(s.dRecs), uint64(s.dSched))
+			})
+		}
+		if copied > 0 {
+			at := uint64(direct)
+			steps = append(steps,
+				func() error { return e.in.CopyHtoD(s.dSrc, pageBytes(h.Pages[direct:size])) },
+				func() error {
+					return e.in.Launch(e.dev.fn, cudart.Dim{X: Grid(copied, e.dev.resident)}, block, 0,
+						uint64(s.dSrc), uint64(s.dDst)+OutSlot*at, uint64(s.dMeta)+4*at, uint64(copied), 0,
+						uint64(s.dRecs)+RecSlot*at, uint64(sched2))
+				})
+		}
+		steps = append(steps,
+			func() error { return copiedEv.Record(e.in) },
+			func() error { return s.stream.Wait(copiedEv) },
+			func() error { return e.end.Record(s.stream) },
+			func() error { return e.end.Synchronize() },
+		)
+		for _, step := range steps {
+			if err := step(); err != nil {
+				b.Fatal(err)
+			}
+		}
+		d, err := e.begin.Elapsed(e.end)
+		if err != nil {
+			b.Fatal(err)
+		}
+		total += d
+	}
+	got := make([]byte, 4*size)
+	if err := ctx.CopyDtoH(got, s.dMeta); err != nil {
+		b.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		b.Fatal("the kernels' meta words differ from CompressHost's")
+	}
+	b.ReportMetric(float64(size*PageSize)*float64(b.N)/total.Seconds()/1e9, "split-GB/s")
+}
