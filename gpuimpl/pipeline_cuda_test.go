@@ -17,6 +17,8 @@ var tailChunkFlag = flag.Int("tailchunk", 0, "BenchmarkPipeline: the smallest ch
 
 var directPagesFlag = flag.Int("directpages", -1, "BenchmarkPipeline: the largest batch read and written through the mapping (directPages); -1 keeps the default")
 
+var directChunkFlag = flag.Int("directchunk", -1, "BenchmarkPipeline: the pages a direct batch copies to the device at a time (directChunk; 0: none, the stream variant reads them); -1 keeps the default")
+
 // BenchmarkPipeline compresses batches from HostPages (as a PageBuffer
 // does) with 8,192 pages per slot and 4 slots (RT-6). It reports GB/s by
 // the host clock, the median and the longest wall time of a batch, the
@@ -30,6 +32,10 @@ func BenchmarkPipeline(b *testing.B) {
 	defer func(v int) { directPages = v }(directPages)
 	if *directPagesFlag >= 0 {
 		directPages = *directPagesFlag
+	}
+	defer func(v int) { directChunk = v }(directChunk)
+	if *directChunkFlag >= 0 {
+		directChunk = *directChunkFlag
 	}
 	if *tailChunkFlag > 0 {
 		defer func(t int) { tailChunk = t }(tailChunk)
