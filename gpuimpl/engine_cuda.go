@@ -195,13 +195,6 @@ func releaseDevice(d *deviceState) error {
 // Tests and benchmarks set it to choose.
 var directPages = 16384
 
-// directChunk, when above 0, has a direct batch's pages copied to the
-// device by the copy engine in chunks of at most that many pages, the page
-// kernel of each chunk starting in a slot's stream once its copy is done,
-// instead of read over PCIe by the stream variant (RT-14). Tests and
-// benchmarks set it to choose.
-var directChunk = 0
-
 // Engine compresses page batches on one GPU through a ring of slots
 // (RT-6). An Engine runs one batch at a time; engines on the same device
 // share its context.
@@ -247,10 +240,6 @@ type slot struct {
 	// dSched is the page counter of the slot's launches (GPU-10), 0
 	// between them: its stream runs one launch at a time.
 	dSched cudart.DevicePtr
-	// copied marks, in the copy-in stream, the end of the last H2D copy
-	// into dSrc of a direct batch's chunk; read, in the slot's stream,
-	// the end of the last kernel that read it (directChunk).
-	copied, read *cudart.Event
 }
 
 // The events of a chunk's stages, in the order the device reaches them.
@@ -401,12 +390,6 @@ func (e *Engine) allocate() error {
 		if s.dSched, err = ctx.Alloc(SchedBytes); err != nil {
 			return err
 		}
-		if s.copied, err = ctx.NewEvent(); err != nil {
-			return err
-		}
-		if s.read, err = ctx.NewEvent(); err != nil {
-			return err
-		}
 		if err := ctx.Memset(s.dSched, 0, SchedBytes); err != nil {
 			return err
 		}
@@ -426,8 +409,6 @@ func (e *Engine) release() {
 			for _, p := range []cudart.DevicePtr{s.dSrc, s.dMeta, s.dDst, s.dOffset, s.dPacked, s.dRecs, s.dSched} {
 				ctx.Free(p)
 			}
-			s.copied.Destroy()
-			s.read.Destroy()
 			s.stream.Destroy()
 		}
 	}
@@ -738,13 +719,10 @@ func (e *Engine) load(c *chunk, pages [][PageSize]byte, host *HostPages, chunks 
 			if k == 0 {
 				return e.begin.Record(e.in)
 			}
-			return nil
-		},
-		func() error {
 			if k >= len(e.slots) {
 				return e.in.Wait(chunks[k-len(e.slots)].ev[evKernel])
 			}
-			return e.in.Wait(s.read) // a direct batch's kernel may still read dSrc
+			return nil
 		},
 		func() error { return c.ev[evLoad].Record(e.in) },
 		func() error { return e.in.CopyHtoD(s.dSrc, c.hSrc) },
@@ -789,7 +767,7 @@ func (e *Engine) launch(c *chunk, fault Fault) error {
 		func() error { return st.Wait(c.ev[evLoaded]) },
 		func() error { return c.ev[evLaunch].Record(st) },
 		func() error {
-			return e.launchPages(s, e.dev.fn, fault, c.n, uint64(s.dSrc), uint64(s.dDst), uint64(s.dMeta), 0)
+			return e.launchPages(s, fault, c.n, uint64(s.dSrc), uint64(s.dDst), uint64(s.dMeta), 0)
 		},
 		func() error { return c.ev[evKernel].Record(st) },
 		func() error {
@@ -810,10 +788,10 @@ func (e *Engine) launch(c *chunk, fault Fault) error {
 	return nil
 }
 
-// launchPages queues the page kernel fn (GPU-1: e.dev.fn, or e.dev.stream
-// for pages that it reads over PCIe) on n pages in slot s's stream, with
-// its record areas and page counter, or the fault f in its place (RT-9).
-func (e *Engine) launchPages(s *slot, fn *cudart.Function, f Fault, n int, src, dst, meta, hostDst uint64) error {
+// launchPages queues the page kernel (GPU-1) on n pages in slot s's stream,
+// with its record areas and page counter, or the fault f in its place
+// (RT-9).
+func (e *Engine) launchPages(s *slot, f Fault, n int, src, dst, meta, hostDst uint64) error {
 	st := s.stream
 	block := cudart.Dim{X: ThreadsPerBlock}
 	switch f {
@@ -827,6 +805,10 @@ func (e *Engine) launchPages(s *slot, fn *cudart.Function, f Fault, n int, src, 
 			return err
 		}
 		return st.Launch(trap, cudart.Dim{X: 1}, cudart.Dim{X: 32}, 0)
+	}
+	fn := e.dev.fn
+	if hostDst != 0 {
+		fn = e.dev.stream // the pages cross PCIe as it reads them (RT-14)
 	}
 	return st.Launch(fn, cudart.Dim{X: Grid(n, e.dev.resident)}, block, 0, src, dst, meta, uint64(n), hostDst,
 		uint64(s.dRecs), uint64(s.dSched))
@@ -881,11 +863,7 @@ func (e *Engine) startDirect(pages [][PageSize]byte, host *HostPages, fault Faul
 	clear(meta)
 	at := func(b []byte) uint64 { return host.dev + offset(host.mem, b) }
 	first := e.nextSlot
-	begin := e.slots[first].stream
-	if directChunk > 0 {
-		begin = e.in // the batch starts with its first copy
-	}
-	if err := pair.begin.Record(begin); err != nil {
+	if err := pair.begin.Record(e.slots[first].stream); err != nil {
 		return nil, err
 	}
 	last := make([]bool, len(e.slots)) // the slots that have a kernel
@@ -893,30 +871,8 @@ func (e *Engine) startDirect(pages [][PageSize]byte, host *HostPages, fault Faul
 		cn := min(n-lo, e.opts.BatchPages)
 		i := k % len(e.slots)
 		s := e.slots[i]
-		chunk := pageBytes(pages[lo : lo+cn])
-		fn, src := e.dev.stream, at(chunk) // the pages cross PCIe as it reads them
-		if directChunk > 0 {
-			cn = min(cn, directChunk)
-			chunk = chunk[:cn*PageSize]
-			fn, src = e.dev.fn, uint64(s.dSrc)
-			// The copy waits for the slot's last kernel that read dSrc,
-			// and the kernel for the copy.
-			steps := []func() error{
-				func() error { return e.in.Wait(s.read) },
-				func() error { return e.in.CopyHtoD(s.dSrc, chunk) },
-				func() error { return s.copied.Record(e.in) },
-				func() error { return s.stream.Wait(s.copied) },
-			}
-			for _, step := range steps {
-				if err := step(); err != nil {
-					return nil, err
-				}
-			}
-		}
-		err := e.launchPages(s, fn, fault, cn, src, uint64(s.dDst), at(meta[4*lo:]), at(host.slots[OutSlot*lo:]))
-		if err == nil && directChunk > 0 {
-			err = s.read.Record(s.stream)
-		}
+		err := e.launchPages(s, fault, cn, at(pageBytes(pages[lo:lo+cn])), uint64(s.dDst),
+			at(meta[4*lo:]), at(host.slots[OutSlot*lo:]))
 		if err != nil {
 			return nil, err
 		}

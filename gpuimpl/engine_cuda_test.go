@@ -198,20 +198,18 @@ func TestEngineOutputsOwnTheirBytes(t *testing.T) {
 
 // Checks RT-13, RT-14: pages compressed from page-locked HostPages give
 // the reference's bytes through a ring with partial chunks, in order and
-// overlapped, read and written through the mapping (the pages read by the
-// stream variant, or copied in chunks of 256 for the page kernel) or
-// copied; nothing is
+// overlapped, read and written through the mapping or copied; nothing is
 // staged; the outputs point into the HostPages; after a fault the rebuilt
 // context locks them again; closed HostPages and those of another engine
 // are refused.
 func TestEngineHostPages(t *testing.T) {
-	defer func(v, c int) { directPages, directChunk = v, c }(directPages, directChunk)
-	for _, mode := range []struct {
-		name         string
-		pages, chunk int
-	}{{"direct=stream", 1 << 30, 0}, {"direct=copied", 1 << 30, 256}, {"direct=false", 0, 0}} {
-		directPages, directChunk = mode.pages, mode.chunk
-		t.Run(mode.name, testEngineHostPages)
+	defer func(v int) { directPages = v }(directPages)
+	for _, direct := range []bool{true, false} {
+		directPages = 0
+		if direct {
+			directPages = 1 << 30
+		}
+		t.Run(fmt.Sprintf("direct=%v", direct), testEngineHostPages)
 	}
 }
 
@@ -608,15 +606,8 @@ func TestConformance(t *testing.T) {
 // batches are on their way loses none of them; Close takes the batches
 // still on their way.
 func TestEngineStartHost(t *testing.T) {
-	defer func(v, c int) { directPages, directChunk = v, c }(directPages, directChunk)
+	defer func(v int) { directPages = v }(directPages)
 	directPages = 4000
-	for _, chunk := range []int{0, 300} {
-		directChunk = chunk
-		t.Run(fmt.Sprintf("directChunk=%d", chunk), testEngineStartHost)
-	}
-}
-
-func testEngineStartHost(t *testing.T) {
 	e := openEngine(t, Options{BatchPages: 1000, RingSlots: 3, AsyncDMA: true})
 	sizes := []int{1000, 2500, 700, 1, 3000, 4500}
 	batches := make([][][PageSize]byte, len(sizes))

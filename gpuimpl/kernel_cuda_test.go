@@ -48,7 +48,7 @@ func BenchmarkKernelQueued(b *testing.B) {
 					b.Fatal(err)
 				}
 				launch := func(n int) {
-					if err := e.launchPages(s, e.dev.fn, NoFault, n, uint64(s.dSrc), uint64(s.dDst), uint64(s.dMeta), 0); err != nil {
+					if err := e.launchPages(s, NoFault, n, uint64(s.dSrc), uint64(s.dDst), uint64(s.dMeta), 0); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -15,9 +16,34 @@ import (
 
 var tailChunkFlag = flag.Int("tailchunk", 0, "BenchmarkPipeline: the smallest chunk of a batch's last pages (tailChunk); 0 keeps the default")
 
-var directPagesFlag = flag.Int("directpages", -1, "BenchmarkPipeline: the largest batch read and written through the mapping (directPages); -1 keeps the default")
+var directPagesFlag = flag.Int("directpages", -1, "BenchmarkPipeline, BenchmarkStartHost: the largest batch read and written through the mapping (directPages); -1 keeps the default")
 
-var directChunkFlag = flag.Int("directchunk", -1, "BenchmarkPipeline: the pages a direct batch copies to the device at a time (directChunk; 0: none, the stream variant reads them); -1 keeps the default")
+var pipelineSizesFlag = flag.String("pipeline.sizes", "", "BenchmarkPipeline, BenchmarkStartHost: the batch sizes, comma-separated; empty keeps each one's list")
+
+// setDirectPages sets directPages from -directpages until b ends.
+func setDirectPages(b *testing.B) {
+	if *directPagesFlag >= 0 {
+		v := directPages
+		b.Cleanup(func() { directPages = v })
+		directPages = *directPagesFlag
+	}
+}
+
+// pipelineSizes is -pipeline.sizes, or sizes when it is empty.
+func pipelineSizes(b *testing.B, sizes ...int) []int {
+	if *pipelineSizesFlag == "" {
+		return sizes
+	}
+	sizes = sizes[:0]
+	for _, f := range strings.Split(*pipelineSizesFlag, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			b.Fatalf("-pipeline.sizes: bad size %q", f)
+		}
+		sizes = append(sizes, n)
+	}
+	return sizes
+}
 
 // BenchmarkPipeline compresses batches from HostPages (as a PageBuffer
 // does) with 8,192 pages per slot and 4 slots (RT-6). It reports GB/s by
@@ -29,14 +55,7 @@ var directChunkFlag = flag.Int("directchunk", -1, "BenchmarkPipeline: the pages 
 // and the host's steps. A batch's last chunk finishes after the batch's end
 // event: its event times are read after the last batch, not in its way.
 func BenchmarkPipeline(b *testing.B) {
-	defer func(v int) { directPages = v }(directPages)
-	if *directPagesFlag >= 0 {
-		directPages = *directPagesFlag
-	}
-	defer func(v int) { directChunk = v }(directChunk)
-	if *directChunkFlag >= 0 {
-		directChunk = *directChunkFlag
-	}
+	setDirectPages(b)
 	if *tailChunkFlag > 0 {
 		defer func(t int) { tailChunk = t }(tailChunk)
 		tailChunk = *tailChunkFlag
@@ -47,7 +66,7 @@ func BenchmarkPipeline(b *testing.B) {
 		at    [numStageEvents]time.Duration
 	}
 	for _, name := range []string{"mixed", "binaries", "text"} {
-		for _, size := range []int{1000, 3000, 10000, 20000, 30000} {
+		for _, size := range pipelineSizes(b, 1000, 3000, 10000, 20000, 30000) {
 			set, err := dataset.Load(name, size)
 			if err != nil {
 				b.Skip(err)
@@ -138,8 +157,9 @@ func us(d time.Duration) float64 { return float64(d) / float64(time.Microsecond)
 // of inflight HostPages once the batch before on it is taken. inflight=1
 // is a batch at a time, as CompressHost runs them.
 func BenchmarkStartHost(b *testing.B) {
+	setDirectPages(b)
 	for _, name := range []string{"mixed", "text", "binaries", "random", "zeros"} {
-		for _, size := range []int{1000, 3000, 10000} {
+		for _, size := range pipelineSizes(b, 1000, 3000, 10000) {
 			set, err := dataset.Load(name, size)
 			if err != nil {
 				b.Skip(err)
