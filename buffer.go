@@ -9,7 +9,7 @@ import (
 
 // PageBuffer holds pages for CompressBuffer. On a Compressor with a GPU
 // its memory is page-locked, so that the GPU reads the pages straight from
-// it and writes the outputs straight back into it (batches of up to 16,384
+// it and writes the outputs straight back into it (batches of up to 32,768
 // pages from the kernel itself, larger ones by copies): the host copies
 // nothing, where CompressBatch copies every page into page-locked memory
 // and every output out of it (API-18). A PageBuffer is used by one

@@ -190,10 +190,11 @@ func releaseDevice(d *deviceState) error {
 // directPages is the largest CompressHost batch that, with AsyncDMA, the
 // page kernel reads and writes through the HostPages' mapping (RT-14)
 // instead of the copies of the ring: on the H100, direct batches were
-// faster up to 10,000 pages, level or slower from 20,000
-// (spec/gpu-results.md).
+// faster up to 10,000 pages, one at a time level with the copies or faster
+// at 20,000 and 30,000 and slower from 60,000, and in streams of batches 4
+// to 9% faster at 20,000 and 30,000 (spec/gpu-results.md).
 // Tests and benchmarks set it to choose.
-var directPages = 16384
+var directPages = 32768
 
 // Engine compresses page batches on one GPU through a ring of slots
 // (RT-6). An Engine runs one batch at a time; engines on the same device
