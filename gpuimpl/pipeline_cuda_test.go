@@ -49,7 +49,8 @@ func pipelineSizes(b *testing.B, sizes ...int) []int {
 // does) with 8,192 pages per slot and 4 slots (RT-6). It reports GB/s by
 // the host clock, the median and the longest wall time of a batch, the
 // median host time beyond the device's (its begin and end events) as
-// host-us, and, for the last batch, the pages' bytes over the span of its
+// host-us, the slowest batch's device span as slowest-span-us (beside
+// wall-max-us, where that batch lost its time), and, for the last batch, the pages' bytes over the span of its
 // H2D copies as h2d-GB/s (of a batch that is not direct: a direct one copies nothing); it logs that batch's chunks, each with the times
 // of its stage events from the batch's begin event, its begin-to-end time,
 // and the host's steps. A batch's last chunk finishes after the batch's end
@@ -94,6 +95,7 @@ func BenchmarkPipeline(b *testing.B) {
 					host = append(host, fmt.Sprintf("%s %d %.0f", step, k, us(at)))
 				}
 				var over, wall []time.Duration
+				var slowWall, slowSpan time.Duration // the slowest batch's wall time and device span
 				var total, last time.Duration // the last batch's begin-to-end time and wall time
 				b.SetBytes(int64(size) * PageSize)
 				for b.Loop() {
@@ -106,6 +108,9 @@ func BenchmarkPipeline(b *testing.B) {
 					elapsed := time.Since(start)
 					wall, over = append(wall, elapsed), append(over, elapsed-t.Total)
 					total, last = t.Total, elapsed
+					if elapsed > slowWall {
+						slowWall, slowSpan = elapsed, t.Total
+					}
 				}
 				if len(chunks) > 0 { // a direct batch (RT-14) has no chunk events
 					times(&chunks[len(chunks)-1])
@@ -125,6 +130,9 @@ func BenchmarkPipeline(b *testing.B) {
 				slices.Sort(over)
 				slices.Sort(wall)
 				b.ReportMetric(us(over[len(over)/2]), "host-us")
+				// Whether the slowest batch lost its time on the device or
+				// on the host.
+				b.ReportMetric(us(slowSpan), "slowest-span-us")
 				b.ReportMetric(us(wall[len(wall)/2]), "wall-p50-us")
 				b.ReportMetric(us(wall[len(wall)-1]), "wall-max-us")
 				if size > directPages {
