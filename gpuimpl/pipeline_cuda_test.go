@@ -20,6 +20,8 @@ var directPagesFlag = flag.Int("directpages", -1, "BenchmarkPipeline, BenchmarkS
 
 var pipelineSizesFlag = flag.String("pipeline.sizes", "", "BenchmarkPipeline, BenchmarkStartHost: the batch sizes, comma-separated; empty keeps each one's list")
 
+var batchesPerSlotFlag = flag.Int("batchesperslot", 0, "BenchmarkStartHost: the direct batches per slot on their way at once (batchesPerSlot); 0 keeps the default")
+
 // setDirectPages sets directPages from -directpages until b ends.
 func setDirectPages(b *testing.B) {
 	if *directPagesFlag >= 0 {
@@ -96,7 +98,7 @@ func BenchmarkPipeline(b *testing.B) {
 				}
 				var over, wall []time.Duration
 				var slowWall, slowSpan time.Duration // the slowest batch's wall time and device span
-				var total, last time.Duration // the last batch's begin-to-end time and wall time
+				var total, last time.Duration        // the last batch's begin-to-end time and wall time
 				b.SetBytes(int64(size) * PageSize)
 				for b.Loop() {
 					chunks, host = chunks[:0], host[:0]
@@ -166,13 +168,18 @@ func us(d time.Duration) float64 { return float64(d) / float64(time.Microsecond)
 // is a batch at a time, as CompressHost runs them.
 func BenchmarkStartHost(b *testing.B) {
 	setDirectPages(b)
+	if *batchesPerSlotFlag > 0 {
+		v := batchesPerSlot
+		b.Cleanup(func() { batchesPerSlot = v })
+		batchesPerSlot = *batchesPerSlotFlag
+	}
 	for _, name := range []string{"mixed", "text", "binaries", "random", "zeros"} {
 		for _, size := range pipelineSizes(b, 1000, 3000, 10000) {
 			set, err := dataset.Load(name, size)
 			if err != nil {
 				b.Skip(err)
 			}
-			for _, inflight := range []int{1, 2, 4} {
+			for _, inflight := range []int{1, 2, 4, 8} {
 				b.Run(fmt.Sprintf("gpu/%s/%d/inflight=%d", name, size, inflight), func(b *testing.B) {
 					e, h := openHostPages(b, Options{BatchPages: 1000, RingSlots: 4, AsyncDMA: true}, set, size)
 					hosts := []*HostPages{h}
