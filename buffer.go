@@ -125,9 +125,9 @@ type PendingBatch struct {
 // returns the result, the same as CompressBuffer's. Until then the
 // buffer's pages must not change and the buffer takes no other batch. On
 // the CPU, or for a batch larger than the GPU takes at once, the batch is
-// compressed before CompressBufferAsync returns. At most twice
-// RingBufferSlots batches are on their way on the GPU: starting one more
-// waits for the oldest to end.
+// compressed before CompressBufferAsync returns. At most RingBufferSlots
+// batches are on their way on the GPU: starting one more waits for the
+// oldest to end.
 func (c *Compressor) CompressBufferAsync(buf *PageBuffer, n int) (*PendingBatch, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

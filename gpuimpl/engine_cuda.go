@@ -187,12 +187,6 @@ func releaseDevice(d *deviceState) error {
 	return d.ctx.Close()
 }
 
-// batchesPerSlot is how many direct batches per ring slot may be on their
-// way at once (RT-15): a slot's stream runs them one after another, so that
-// the next one is queued on the device when one ends and the host's steps
-// between batches leave no gap. Benchmarks set it to compare.
-var batchesPerSlot = 2
-
 // directPages is the largest CompressHost batch that, with AsyncDMA, the
 // page kernel reads and writes through the HostPages' mapping (RT-14)
 // instead of the copies of the ring: on the H100, direct batches were
@@ -347,7 +341,7 @@ func (e *Engine) allocate() error {
 	if e.end, err = ctx.NewEvent(); err != nil {
 		return err
 	}
-	e.pairs = make([]*eventPair, batchesPerSlot*nslots)
+	e.pairs = make([]*eventPair, nslots)
 	for i := range e.pairs {
 		e.pairs[i] = &eventPair{}
 		if e.pairs[i].begin, err = ctx.NewEvent(); err != nil {
@@ -975,8 +969,8 @@ type Pending struct {
 // other batches while this one runs (RT-15). A direct batch (RT-14) is
 // queued; any other batch is compressed at once. Wait gives the outputs.
 // Until then h and its pages must not change, and h takes no other batch.
-// At most batchesPerSlot × RingSlots batches are on their way: one more
-// waits for the oldest first.
+// At most RingSlots batches are on their way: one more waits for the
+// oldest first.
 func (e *Engine) StartHost(h *HostPages, n int) (*Pending, error) {
 	if err := e.checkHost(h, n); err != nil {
 		return nil, err

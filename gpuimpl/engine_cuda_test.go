@@ -608,9 +608,7 @@ func TestConformance(t *testing.T) {
 func TestEngineStartHost(t *testing.T) {
 	defer func(v int) { directPages = v }(directPages)
 	directPages = 4000
-	// 2 slots: 4 event pairs, fewer than the 5 direct batches, and up to
-	// two batches queued in a slot's stream.
-	e := openEngine(t, Options{BatchPages: 1000, RingSlots: 2, AsyncDMA: true})
+	e := openEngine(t, Options{BatchPages: 1000, RingSlots: 3, AsyncDMA: true})
 	sizes := []int{1000, 2500, 700, 1, 3000, 4500}
 	batches := make([][][PageSize]byte, len(sizes))
 	hosts := make([]*HostPages, len(sizes)+1)

@@ -20,8 +20,6 @@ var directPagesFlag = flag.Int("directpages", -1, "BenchmarkPipeline, BenchmarkS
 
 var pipelineSizesFlag = flag.String("pipeline.sizes", "", "BenchmarkPipeline, BenchmarkStartHost: the batch sizes, comma-separated; empty keeps each one's list")
 
-var batchesPerSlotFlag = flag.Int("batchesperslot", 0, "BenchmarkStartHost: the direct batches per slot on their way at once (batchesPerSlot); 0 keeps the default")
-
 // setDirectPages sets directPages from -directpages until b ends.
 func setDirectPages(b *testing.B) {
 	if *directPagesFlag >= 0 {
@@ -168,18 +166,13 @@ func us(d time.Duration) float64 { return float64(d) / float64(time.Microsecond)
 // is a batch at a time, as CompressHost runs them.
 func BenchmarkStartHost(b *testing.B) {
 	setDirectPages(b)
-	if *batchesPerSlotFlag > 0 {
-		v := batchesPerSlot
-		b.Cleanup(func() { batchesPerSlot = v })
-		batchesPerSlot = *batchesPerSlotFlag
-	}
 	for _, name := range []string{"mixed", "text", "binaries", "random", "zeros"} {
 		for _, size := range pipelineSizes(b, 1000, 3000, 10000) {
 			set, err := dataset.Load(name, size)
 			if err != nil {
 				b.Skip(err)
 			}
-			for _, inflight := range []int{1, 2, 4, 8} {
+			for _, inflight := range []int{1, 2, 4} {
 				b.Run(fmt.Sprintf("gpu/%s/%d/inflight=%d", name, size, inflight), func(b *testing.B) {
 					e, h := openHostPages(b, Options{BatchPages: 1000, RingSlots: 4, AsyncDMA: true}, set, size)
 					hosts := []*HostPages{h}
