@@ -7,7 +7,6 @@ import (
 	"os"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -17,6 +16,7 @@ import (
 	"github.com/lz4warp/lz4warp/gpuimpl"
 	"github.com/lz4warp/lz4warp/internal/cudart"
 	"github.com/lz4warp/lz4warp/internal/dataset"
+	"github.com/lz4warp/lz4warp/internal/intlist"
 )
 
 // The GPU benchmarks (spec/gpu-results.md records their figures):
@@ -257,17 +257,12 @@ func BenchmarkEndToEndAsync(b *testing.B) {
 // benchInflight is LZ4WARP_BENCH_INFLIGHT's list of positive integers, or
 // 2, 4 and 8.
 func benchInflight(b *testing.B) []int {
-	v := os.Getenv("LZ4WARP_BENCH_INFLIGHT")
-	if v == "" {
-		return []int{2, 4, 8}
+	ks, err := intlist.Parse(os.Getenv("LZ4WARP_BENCH_INFLIGHT"))
+	if err != nil {
+		b.Fatalf("LZ4WARP_BENCH_INFLIGHT: %v", err)
 	}
-	var ks []int
-	for _, f := range strings.Split(v, ",") {
-		k, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || k < 1 {
-			b.Fatalf("LZ4WARP_BENCH_INFLIGHT: bad count %q", f)
-		}
-		ks = append(ks, k)
+	if len(ks) == 0 {
+		return []int{2, 4, 8}
 	}
 	return ks
 }

@@ -3,13 +3,12 @@ package lz4warp
 import (
 	"flag"
 	"fmt"
-	"strconv"
-	"strings"
 	"sync"
 	"testing"
 
 	"github.com/lz4warp/lz4warp/internal/dataset"
 	"github.com/lz4warp/lz4warp/internal/fastlz4"
+	"github.com/lz4warp/lz4warp/internal/intlist"
 	"github.com/lz4warp/lz4warp/reference"
 )
 
@@ -63,13 +62,9 @@ func backends() []benchBackend {
 
 // batchSizes parses -batches.
 func batchSizes(b *testing.B) []int {
-	var sizes []int
-	for _, f := range strings.Split(*batchesFlag, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || n < 1 {
-			b.Fatalf("-batches: bad size %q", f)
-		}
-		sizes = append(sizes, n)
+	sizes, err := intlist.Parse(*batchesFlag)
+	if err != nil {
+		b.Fatalf("-batches: %v", err)
 	}
 	return sizes
 }

@@ -6,12 +6,12 @@ import (
 	"flag"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/lz4warp/lz4warp/internal/dataset"
+	"github.com/lz4warp/lz4warp/internal/intlist"
 )
 
 var tailChunkFlag = flag.Int("tailchunk", 0, "BenchmarkPipeline: the smallest chunk of a batch's last pages (tailChunk); 0 keeps the default")
@@ -31,18 +31,14 @@ func setDirectPages(b *testing.B) {
 
 // pipelineSizes is -pipeline.sizes, or sizes when it is empty.
 func pipelineSizes(b *testing.B, sizes ...int) []int {
-	if *pipelineSizesFlag == "" {
+	given, err := intlist.Parse(*pipelineSizesFlag)
+	if err != nil {
+		b.Fatalf("-pipeline.sizes: %v", err)
+	}
+	if len(given) == 0 {
 		return sizes
 	}
-	sizes = sizes[:0]
-	for _, f := range strings.Split(*pipelineSizesFlag, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || n < 1 {
-			b.Fatalf("-pipeline.sizes: bad size %q", f)
-		}
-		sizes = append(sizes, n)
-	}
-	return sizes
+	return given
 }
 
 // BenchmarkPipeline compresses batches from HostPages (as a PageBuffer
