@@ -5,6 +5,7 @@ package gpuimpl
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -18,7 +19,10 @@ import (
 // (GPU-9) on the mapped pages: how fast a batch could stream through the
 // kernel without the H2D copy. It reports kernel-GB/s (CUDA events around
 // the launch) and checks that every launch gives the meta words of
-// CompressHost's batch.
+// CompressHost's batch. The host-stream-L2::<n>B variants load the stream
+// variant's text with the L2 prefetch size hint on its global vector loads
+// (PTX ISA 7.4, sm_80 and later), to see whether the size of the L2's
+// requests changes how fast pages cross PCIe.
 func BenchmarkZeroCopyKernel(b *testing.B) {
 	for _, name := range []string{"mixed", "text", "random"} {
 		for _, size := range []int{1000, 3000, 10000, 30000} {
@@ -26,16 +30,37 @@ func BenchmarkZeroCopyKernel(b *testing.B) {
 			if err != nil {
 				b.Skip(err)
 			}
-			for _, from := range []string{"device", "host", "host-stream"} {
+			for _, from := range []string{"device", "host", "host-stream", "host-stream-L2::128B", "host-stream-L2::256B"} {
 				b.Run(fmt.Sprintf("%s/%s/%d", from, name, size), func(b *testing.B) {
-					benchZeroCopy(b, set, size, from != "device", from == "host-stream")
+					benchZeroCopy(b, set, size, from)
 				})
 			}
 		}
 	}
 }
 
-func benchZeroCopy(b *testing.B, set []dataset.Page, size int, fromHost, stream bool) {
+// prefetchKernel is the stream variant for the engine's device with the
+// L2 prefetch size hint (L2::128B or L2::256B) on its global vector loads.
+func prefetchKernel(b *testing.B, e *Engine, hint string) *cudart.Function {
+	if e.dev.sm < 80 {
+		b.Skipf("sm_%d has no L2 prefetch size hint", e.dev.sm)
+	}
+	text := strings.ReplaceAll(KernelPTX(e.dev.sm), "ld.global.v4.", "ld.global."+hint+".v4.")
+	mod, err := e.dev.ctx.LoadPTX(text)
+	if err != nil {
+		b.Fatal(err)
+	}
+	fn, err := mod.Function(StreamKernelName)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return fn
+}
+
+// benchZeroCopy times a kernel on size pages of set, from as
+// BenchmarkZeroCopyKernel names it.
+func benchZeroCopy(b *testing.B, set []dataset.Page, size int, from string) {
+	fromHost := from != "device"
 	e, h := openHostPages(b, Options{BatchPages: 32768, RingSlots: 1, AsyncDMA: true}, set, size)
 	// One batch registers h, allocates the slot and leaves the meta words.
 	if _, _, err := e.CompressHost(h, size); err != nil {
@@ -50,8 +75,12 @@ func benchZeroCopy(b *testing.B, set []dataset.Page, size int, fromHost, stream 
 		b.Fatal(err)
 	}
 	grid, block, fn := cudart.Dim{X: Grid(size, e.dev.resident)}, cudart.Dim{X: ThreadsPerBlock}, e.dev.fn
-	if stream {
+	switch from {
+	case "device", "host":
+	case "host-stream":
 		fn = e.dev.stream
+	default:
+		fn = prefetchKernel(b, e, strings.TrimPrefix(from, "host-stream-"))
 	}
 	var kernel time.Duration
 	b.SetBytes(int64(size) * PageSize)
