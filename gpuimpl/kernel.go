@@ -229,22 +229,18 @@ func buildPageKernel(m *ptx.Module, name string, chunked bool) {
 	k.Ret()
 }
 
-// draw makes lane 0 draw the warp's next page from the counter (GPU-10):
-// draw d is page warps+d, the pages below warps being the warps' first;
-// the shuffle at next gives it to the other lanes. It is emitted where a
-// page ends, beside the meta word's store, not at next: with one lane's
-// atomic at the loop's head, ptxas (11.8 here, and the H100's on the
-// device) doubled the code, every collective in the loop getting a path
-// for diverged lanes, and the kernel ran 8 to 38% slower.
-func (k *pageKernel) draw() {
+// nextPage ends a page: lane 0 draws the warp's next page from the counter
+// (GPU-10), draw d being page warps+d, the pages below warps being the
+// warps' first, and the warp goes to next, whose shuffle gives the page to
+// the other lanes. The draw is emitted where a page ends, beside the meta
+// word's store, not at next: with one lane's atomic at the loop's head,
+// ptxas (11.8 here, and the H100's on the device) doubled the code, every
+// collective in the loop getting a path for diverged lanes, and the kernel
+// ran 8 to 38% slower.
+func (k *pageKernel) nextPage() {
 	k.Mov(k.page, ptx.Imm(0))
 	k.If(k.isLane0).AtomInc(k.page, ptx.At(k.sched, 0), k.bound)
 	k.Add(k.page, k.page, k.warps)
-}
-
-// nextPage ends a page: the next one is drawn and the warp goes to it.
-func (k *pageKernel) nextPage() {
-	k.draw()
 	k.BraUni(k.next)
 }
 
