@@ -729,6 +729,11 @@ func (e *Engine) load(c *chunk, pages [][PageSize]byte, host *HostPages, chunks 
 		func() error { return e.in.CopyHtoD(s.dSrc, c.hSrc) },
 		func() error { return c.ev[evLoaded].Record(e.in) },
 	}
+	return runSteps(steps)
+}
+
+// runSteps calls steps in order until one fails.
+func runSteps(steps []func() error) error {
 	for _, step := range steps {
 		if err := step(); err != nil {
 			return err
@@ -781,12 +786,7 @@ func (e *Engine) launch(c *chunk, fault Fault) error {
 				uint64(s.dDst), uint64(s.dMeta), uint64(s.dOffset), uint64(s.dPacked), uint64(c.n))
 		},
 	}
-	for _, step := range steps {
-		if err := step(); err != nil {
-			return err
-		}
-	}
-	return nil
+	return runSteps(steps)
 }
 
 // launchPages queues the page kernel (GPU-1) on n pages in slot s's stream,

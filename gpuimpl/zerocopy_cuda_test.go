@@ -104,10 +104,8 @@ func timeSteps(b *testing.B, e *Engine, steps []func() error) time.Duration {
 	steps = append(steps,
 		func() error { return e.end.Record(e.slots[0].stream) },
 		func() error { return e.end.Synchronize() })
-	for _, step := range steps {
-		if err := step(); err != nil {
-			b.Fatal(err)
-		}
+	if err := runSteps(steps); err != nil {
+		b.Fatal(err)
 	}
 	d, err := e.begin.Elapsed(e.end)
 	if err != nil {
