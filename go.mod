@@ -5,6 +5,7 @@ go 1.26
 require (
 	github.com/cucumber/godog v0.15.1
 	github.com/pierrec/lz4/v4 v4.1.33
+	github.com/spf13/pflag v1.0.7
 	github.com/stretchr/testify v1.12.1
 	gorgonia.org/cu v0.9.6
 	pgregory.net/rapid v1.3.0
@@ -19,6 +20,5 @@ require (
 	github.com/hashicorp/go-memdb v1.3.4 // indirect
 	github.com/hashicorp/golang-lru v0.5.4 // indirect
 	github.com/pkg/errors v0.9.1 // indirect
-	github.com/spf13/pflag v1.0.7 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 )
