@@ -21,7 +21,7 @@ const (
 // reference.DecompressBlock, with ErrCorrupt where the reference reports
 // its ErrCorrupt and ErrShortBuffer where it reports its ErrShortBuffer.
 // It never reads outside src nor writes outside dst; bytes of dst past the
-// returned length may be overwritten.
+// returned length may be overwritten. With an error it returns 0.
 func DecompressBlock(dst, src []byte) (int, error) {
 	return decompressBlock(dst, src, useFast)
 }
@@ -108,8 +108,10 @@ func decompressBlock(dst, src []byte, fast bool) (int, error) {
 		}
 		var err error
 		var done bool
-		if in, out, done, err = sequence(dst, src, in, out); done || err != nil {
-			return out, err
+		if in, out, done, err = sequence(dst, src, in, out); err != nil {
+			return 0, err
+		} else if done {
+			return out, nil
 		}
 	}
 }

@@ -1,0 +1,177 @@
+package lz4frame
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"testing"
+)
+
+// wantError requires err to be an *Error wrapping sentinel at offset.
+func wantError(t *testing.T, what string, err, sentinel error, offset int64) {
+	t.Helper()
+	var fe *Error
+	if !errors.As(err, &fe) || !errors.Is(err, sentinel) || fe.Offset != offset {
+		t.Errorf("%s: %v; want %v at byte offset %d", what, err, sentinel, offset)
+	}
+}
+
+// Checks CLI-6: in a frame with block checksums, a changed byte of a
+// block's data or of its checksum is ErrChecksum at the checksum, before
+// the block is decoded; the sequential and concurrent readers agree.
+func TestBlockChecksumMismatch(t *testing.T) {
+	data := sample(9000, 31)
+	frame := encode(t, data, WriterOptions{BlockChecksum: true})
+	size := int(binary.LittleEndian.Uint32(frame[7:]) &^ uncompressedBit)
+	sumAt := 11 + size
+	if got, want := binary.LittleEndian.Uint32(frame[sumAt:]), Checksum32(frame[11:sumAt]); got != want {
+		t.Fatalf("the first block's checksum is %#08x, want %#08x", got, want)
+	}
+	for _, at := range []int{11, 11 + size/2, sumAt - 1, sumAt, sumAt + 3} {
+		bad := bytes.Clone(frame)
+		bad[at] ^= 0x40
+		got, err := decode(bytes.NewReader(bad))
+		wantError(t, fmt.Sprintf("byte %d changed", at), err, ErrChecksum, int64(sumAt))
+		if len(got) != 0 {
+			t.Errorf("byte %d changed: %d bytes served before the checksum's error", at, len(got))
+		}
+	}
+}
+
+// descriptor is a frame header with FLG and BD and a valid header checksum.
+func descriptor(flg, bd byte) []byte {
+	h := binary.LittleEndian.AppendUint32(nil, Magic)
+	h = append(h, flg, bd)
+	return append(h, headerChecksum(h[4:]))
+}
+
+// Checks CLI-6: descriptors that pass their header checksum but set a
+// reserved bit, name a block maximum size code below 4, or another
+// version, are refused at the byte at fault; codes 4 to 7 are read.
+func TestDescriptorFields(t *testing.T) {
+	const flg = flagVersion | flagIndependent
+	end := []byte{0, 0, 0, 0} // the end mark: an empty frame
+	for _, c := range []struct {
+		flg, bd  byte
+		sentinel error
+		offset   int64
+	}{
+		{flg | flagReserved, 0x40, ErrCorrupt, 4},
+		{flg, 0x40 | 0x80, ErrCorrupt, 4},
+		{flg, 0x40 | 0x01, ErrCorrupt, 4},
+		{flg, 0x40 | 0x08, ErrCorrupt, 4},
+		{flg, 0x00, ErrCorrupt, 5},
+		{flg, 0x10, ErrCorrupt, 5},
+		{flg, 0x20, ErrCorrupt, 5},
+		{flg, 0x30, ErrCorrupt, 5},
+		{flg&^flagVersion | 0x80, 0x40, ErrUnsupported, 4},
+		{flg &^ flagVersion, 0x40, ErrUnsupported, 4},
+	} {
+		_, err := decode(bytes.NewReader(append(descriptor(c.flg, c.bd), end...)))
+		wantError(t, fmt.Sprintf("FLG %#02x BD %#02x", c.flg, c.bd), err, c.sentinel, c.offset)
+	}
+	for code := byte(4); code <= 7; code++ {
+		// A block of the largest size the code allows, stored.
+		data := sample(blockMaxSize(code), uint64(code))
+		frame := descriptor(flg, code<<4)
+		frame = binary.LittleEndian.AppendUint32(frame, uint32(len(data))|uncompressedBit)
+		frame = append(append(frame, data...), end...)
+		if got, err := decode(bytes.NewReader(frame)); err != nil || !bytes.Equal(got, data) {
+			t.Errorf("code %d: %d bytes, %v", code, len(got), err)
+		}
+		// One byte more is corrupt.
+		frame = descriptor(flg, code<<4)
+		frame = binary.LittleEndian.AppendUint32(frame, uint32(len(data)+1)|uncompressedBit)
+		_, err := decode(bytes.NewReader(frame))
+		wantError(t, fmt.Sprintf("code %d, a block one byte too long", code), err, ErrCorrupt, 7)
+	}
+}
+
+// Checks CLI-5: the content size a frame declares is its own: after a
+// first frame, a second frame that declares its size is read, and one that
+// declares a wrong size is ErrCorrupt at its end mark.
+func TestConcatenatedContentSize(t *testing.T) {
+	a, b := sample(9000, 41), sample(30000, 42)
+	first := encode(t, a, WriterOptions{})
+	for _, c := range []struct {
+		name string
+		size uint64
+		ok   bool
+	}{
+		{"right size", uint64(len(b)), true},
+		{"size of both", uint64(len(a) + len(b)), false},
+		{"one byte less", uint64(len(b) - 1), false},
+	} {
+		second := withContentSize(encode(t, b, WriterOptions{}), c.size)
+		stream := append(bytes.Clone(first), second...)
+		got, err := decode(bytes.NewReader(stream))
+		if c.ok {
+			if err != nil || !bytes.Equal(got, append(bytes.Clone(a), b...)) {
+				t.Errorf("%s: %d bytes, %v", c.name, len(got), err)
+			}
+			continue
+		}
+		wantError(t, c.name, err, ErrCorrupt, int64(len(stream)-8)) // the end mark, before the content checksum
+	}
+}
+
+// withContentSize gives a frame of the Writer's with a content size in its
+// descriptor.
+func withContentSize(frame []byte, size uint64) []byte {
+	desc := []byte{frame[4] | flagContentSize, frame[5]}
+	desc = binary.LittleEndian.AppendUint64(desc, size)
+	h := append(binary.LittleEndian.AppendUint32(nil, Magic), desc...)
+	h = append(h, headerChecksum(desc))
+	return append(h, frame[7:]...)
+}
+
+// failingWriter takes up to n bytes, then fails.
+type failingWriter struct {
+	bytes.Buffer
+	n int
+}
+
+var errFull = errors.New("full")
+
+func (w *failingWriter) Write(p []byte) (int, error) {
+	if room := w.n - w.Len(); len(p) > room {
+		w.Buffer.Write(p[:max(room, 0)])
+		return max(room, 0), errFull
+	}
+	return w.Buffer.Write(p)
+}
+
+// Checks CLI-5: WriteTo returns the number of bytes it wrote, all of the
+// stream's or, when the destination fails, those written before, with the
+// destination's error; a second WriteTo goes on where the first stopped.
+func TestWriteToCount(t *testing.T) {
+	data := sample(50000, 51)
+	frame := encode(t, data, WriterOptions{})
+	var out bytes.Buffer
+	n, err := NewReader(bytes.NewReader(frame)).WriteTo(&out)
+	if err != nil || n != int64(len(data)) || !bytes.Equal(out.Bytes(), data) {
+		t.Fatalf("WriteTo: %d, %v; want %d, nil", n, err, len(data))
+	}
+	for _, limit := range []int{0, 1, 4095, 4096, 4097, 30000} {
+		r := NewReader(bytes.NewReader(frame))
+		w := &failingWriter{n: limit}
+		n, err := r.WriteTo(w)
+		if !errors.Is(err, errFull) || n != int64(limit) || !bytes.Equal(w.Bytes(), data[:limit]) {
+			t.Errorf("limit %d: %d, %v; want %d, %v", limit, n, err, limit, errFull)
+			continue
+		}
+		var rest bytes.Buffer
+		m, err := r.WriteTo(&rest)
+		if err != nil || n+m != int64(len(data)) || !bytes.Equal(rest.Bytes(), data[limit:]) {
+			t.Errorf("limit %d: the second WriteTo: %d, %v", limit, m, err)
+		}
+	}
+	// A corrupt stream: the bytes before the fault, and the error.
+	bad := append(bytes.Clone(frame[:len(frame)-1]), frame[len(frame)-1]^1)
+	out.Reset()
+	n, err = NewReader(bytes.NewReader(bad)).WriteTo(&out)
+	if !errors.Is(err, ErrChecksum) || n != int64(len(data)) || out.Len() != len(data) {
+		t.Errorf("corrupt content checksum: %d, %v; want %d, ErrChecksum", n, err, len(data))
+	}
+}

@@ -1,0 +1,81 @@
+package reference
+
+import (
+	"bytes"
+	"encoding/hex"
+	"errors"
+	"path/filepath"
+	"testing"
+
+	"github.com/lz4warp/lz4warp/internal/golden"
+)
+
+// The reference takes inputs of 0 to 65,535 bytes (spec/parse.md); one
+// byte more is ErrTooLarge, with nothing written.
+func TestCompressBlockSizeLimit(t *testing.T) {
+	src := make([]byte, MaxBlockSize+1)
+	fillNoise(src, 9)
+	dst := make([]byte, CompressBlockBound(len(src)))
+	if n, err := CompressBlock(dst, src); !errors.Is(err, ErrTooLarge) || n != 0 {
+		t.Fatalf("%d bytes: %d, %v; want 0, ErrTooLarge", len(src), n, err)
+	}
+	if !bytes.Equal(dst, make([]byte, len(dst))) {
+		t.Error("ErrTooLarge with bytes written to dst")
+	}
+	n, err := CompressBlock(dst, src[:MaxBlockSize])
+	if err != nil {
+		t.Fatalf("%d bytes: %v", MaxBlockSize, err)
+	}
+	back := make([]byte, MaxBlockSize)
+	if m, err := DecompressBlock(back, dst[:n]); err != nil || m != MaxBlockSize || !bytes.Equal(back, src[:MaxBlockSize]) {
+		t.Fatalf("round trip of %d bytes: %d, %v", MaxBlockSize, m, err)
+	}
+}
+
+// thresholdPages are the pages whose canonical blocks take RawThreshold-1
+// and RawThreshold bytes: noise, then zeros. The first is the largest LZ4
+// page, the second the smallest raw page for its block's size.
+func thresholdPages(t *testing.T) (lz4Page, rawPage *[PageSize]byte) {
+	t.Helper()
+	for k := 2900; k < 3200 && (lz4Page == nil || rawPage == nil); k++ {
+		p := new([PageSize]byte)
+		fillNoise(p[:k], 17)
+		switch len(mustCompress(t, p[:])) {
+		case RawThreshold - 1:
+			lz4Page = p
+		case RawThreshold:
+			rawPage = p
+		}
+	}
+	if lz4Page == nil || rawPage == nil {
+		t.Fatal("no page with a block of 3,071 or 3,072 bytes")
+	}
+	return lz4Page, rawPage
+}
+
+// Checks PAGE-5: a block of 3,071 bytes is an LZ4 page, one of 3,072 bytes
+// makes the page raw; both payloads are pinned by golden files.
+func TestGoldenPagesAtRawThreshold(t *testing.T) {
+	lz4Page, rawPage := thresholdPages(t)
+	for _, c := range []struct {
+		name string
+		page *[PageSize]byte
+		kind Kind
+		n    int
+	}{
+		{"threshold-lz4", lz4Page, KindLZ4, RawThreshold - 1},
+		{"threshold-raw", rawPage, KindRaw, PageSize},
+	} {
+		var dst [PageBound]byte
+		kind, n := EncodePage(dst[:], c.page)
+		if kind != c.kind || n != c.n {
+			t.Errorf("%s: %s page of %d bytes, want %s of %d", c.name, kind, n, c.kind, c.n)
+		}
+		var back [PageSize]byte
+		if err := DecodePage(&back, kind, dst[:n]); err != nil || back != *c.page {
+			t.Errorf("%s: round trip: %v", c.name, err)
+		}
+		got := append([]byte(kind.String()+"\n"), hex.EncodeToString(dst[:n])...)
+		golden.Check(t, filepath.Join("testdata", "golden", c.name+".hex"), got)
+	}
+}
