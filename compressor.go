@@ -55,7 +55,7 @@ func (c *Compressor) GPUError() error {
 
 // NewGPUBatchCompressor returns a Compressor that insists on the GPU: it
 // fails with an error wrapping ErrGPUNotAvailable when none can be opened
-// (API-11).
+// (API-11), and the cause: errors.As reaches the driver's error.
 func NewGPUBatchCompressor(cfg Config) (*Compressor, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -65,7 +65,7 @@ func NewGPUBatchCompressor(cfg Config) (*Compressor, error) {
 	}
 	e, err := openEngine(cfg)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrGPUNotAvailable, err)
+		return nil, fmt.Errorf("%w: %w", ErrGPUNotAvailable, err)
 	}
 	return &Compressor{cfg: cfg, gpu: e}, nil
 }
@@ -236,7 +236,7 @@ func (c *Compressor) DecompressBatch(pages []CompressedPage, dst []Page) error {
 		decoded -= len(de.Pages)
 	}
 	c.stats.PagesDecompressed += uint64(decoded)
-	c.stats.TotalTime += time.Since(start)
+	c.stats.DecompressTime += time.Since(start)
 	return err
 }
 

@@ -31,7 +31,7 @@ func GPUAvailable() bool { return usableGPU() == nil }
 func usableGPU() error {
 	devs, err := Devices()
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrGPUNotAvailable, err)
+		return fmt.Errorf("%w: %w", ErrGPUNotAvailable, err)
 	}
 	for _, d := range devs {
 		if d.IsSupported() {
