@@ -39,10 +39,52 @@ type mutant struct {
 	with     string
 	line     int
 	desc     string // what changed, e.g. "< -> <="
+	key      string // the mutant's name apart from line numbers (see keys)
 }
 
-// id names a mutant in the equivalents file and the report: file:line: desc.
+// id names a mutant in the report: file:line: desc.
 func (m mutant) id(file string) string { return fmt.Sprintf("%s:%d: %s", file, m.line, m.desc) }
+
+// keys names each mutant in a way that survives edits elsewhere in the
+// file, for the equivalents file: the function, the line's text and the
+// change, with "#n" for the n-th of equal names.
+func keys(fset *token.FileSet, f *ast.File, src []byte, ms []mutant) {
+	lines := strings.Split(string(src), "\n")
+	funcAt := func(off int) string {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fset.Position(fd.Pos()).Offset <= off && off < fset.Position(fd.End()).Offset {
+				if fd.Recv != nil && len(fd.Recv.List) > 0 {
+					return types(fd.Recv.List[0].Type) + "." + fd.Name.Name
+				}
+				return fd.Name.Name
+			}
+		}
+		return "(package)"
+	}
+	seen := map[string]int{}
+	for i := range ms {
+		m := &ms[i]
+		k := fmt.Sprintf("%s: %q: %s", funcAt(m.from), strings.TrimSpace(lines[m.line-1]), m.desc)
+		seen[k]++
+		if seen[k] > 1 {
+			k += fmt.Sprintf(" #%d", seen[k])
+		}
+		m.key = k
+	}
+}
+
+// types names a receiver's type: T or *T.
+func types(e ast.Expr) string {
+	switch e := e.(type) {
+	case *ast.StarExpr:
+		return "*" + types(e.X)
+	case *ast.Ident:
+		return e.Name
+	case *ast.IndexExpr:
+		return types(e.X)
+	}
+	return "?"
+}
 
 var swaps = map[token.Token]token.Token{
 	token.LSS: token.LEQ, token.LEQ: token.LSS, token.GTR: token.GEQ, token.GEQ: token.GTR,
@@ -61,7 +103,7 @@ func mutants(fset *token.FileSet, f *ast.File, src []byte) []mutant {
 	line := func(p token.Pos) int { return fset.Position(p).Line }
 	op := func(pos token.Pos, tok token.Token) {
 		if to, ok := swaps[tok]; ok {
-			out = append(out, mutant{off(pos), off(pos) + len(tok.String()), to.String(), line(pos), tok.String() + " -> " + to.String()})
+			out = append(out, mutant{off(pos), off(pos) + len(tok.String()), to.String(), line(pos), tok.String() + " -> " + to.String(), ""})
 		}
 	}
 	constant := func(n *ast.BasicLit) {
@@ -71,7 +113,7 @@ func mutants(fset *token.FileSet, f *ast.File, src []byte) []mutant {
 		if v, err := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 0, 64); err == nil {
 			for _, d := range []int64{1, -1} {
 				out = append(out, mutant{off(n.Pos()), off(n.End()), "(" + strconv.FormatInt(v+d, 10) + ")",
-					line(n.Pos()), fmt.Sprintf("%s -> %d", n.Value, v+d)})
+					line(n.Pos()), fmt.Sprintf("%s -> %d", n.Value, v+d), ""})
 			}
 		}
 	}
@@ -120,7 +162,7 @@ func mutants(fset *token.FileSet, f *ast.File, src []byte) []mutant {
 					last := n.Results[len(n.Results)-1]
 					if id, ok := last.(*ast.Ident); !ok || id.Name != "nil" {
 						out = append(out, mutant{off(last.Pos()), off(last.End()), "nil", line(last.Pos()),
-							"error result " + string(src[off(last.Pos()):off(last.End())]) + " -> nil"})
+							"error result " + string(src[off(last.Pos()):off(last.End())]) + " -> nil", ""})
 					}
 				}
 			case *ast.BlockStmt:
@@ -135,7 +177,7 @@ func mutants(fset *token.FileSet, f *ast.File, src []byte) []mutant {
 						if len(first) > 40 {
 							first = first[:40] + "…"
 						}
-						out = append(out, mutant{off(s.Pos()), off(s.End()), "", line(s.Pos()), "delete " + first})
+						out = append(out, mutant{off(s.Pos()), off(s.End()), "", line(s.Pos()), "delete " + first, ""})
 					}
 				}
 			}
@@ -291,8 +333,10 @@ func testPackages(ctx context.Context, root, dir string, only []string) ([]strin
 	return pkgs, limits, nil
 }
 
-// readEquivalents reads the equivalents file: lines "ID # reason", where ID
-// is a mutant's id; blank lines and lines starting with # are skipped.
+// readEquivalents reads the equivalents file: lines "KEY # reason", where
+// KEY is a survivor's name as the report's survivor lines give it (file:
+// function: "line": change); blank lines and lines starting with # are
+// skipped.
 func readEquivalents(path string) (map[string]string, error) {
 	eq := map[string]string{}
 	if path == "" {
@@ -346,6 +390,7 @@ func run(file, equivalents, only, lines string, list bool) error {
 		return err
 	}
 	ms := mutants(fset, f, src)
+	keys(fset, f, src, ms)
 	if lines != "" {
 		a, b, _ := strings.Cut(lines, "-")
 		lo, _ := strconv.Atoi(a)
@@ -354,7 +399,7 @@ func run(file, equivalents, only, lines string, list bool) error {
 	}
 	if list {
 		for _, m := range ms {
-			fmt.Println(m.id(file))
+			fmt.Printf("%s\t%s\n", m.id(file), m.key)
 		}
 		return nil
 	}
@@ -387,10 +432,10 @@ func run(file, equivalents, only, lines string, list bool) error {
 		}
 		id := m.id(file)
 		if res == survived {
-			if reason, ok := eq[id]; ok {
+			if reason, ok := eq[file+": "+m.key]; ok {
 				res, why = "equivalent", reason
 			} else {
-				survivors = append(survivors, id)
+				survivors = append(survivors, file+": "+m.key)
 			}
 		}
 		counts[res]++
@@ -406,6 +451,15 @@ func run(file, equivalents, only, lines string, list bool) error {
 		time.Since(start).Round(time.Second), time.Now().UTC().Format("2006-01-02 15:04 UTC"))
 	for _, s := range survivors {
 		fmt.Println("survivor", s)
+	}
+	all := map[string]bool{}
+	for _, m := range ms {
+		all[file+": "+m.key] = true
+	}
+	for k := range eq {
+		if strings.HasPrefix(k, file+": ") && !all[k] && lines == "" {
+			fmt.Println("stale equivalent (no such mutant):", k)
+		}
 	}
 	fmt.Printf("mutation score %s %.0f%%\n", file, score)
 	return nil
