@@ -368,14 +368,15 @@ func main() {
 	only := flag.String("pkgs", "", "comma-separated: run only these test packages besides the file's own")
 	lines := flag.String("lines", "", "only mutants on these lines: FROM-TO")
 	list := flag.Bool("list", false, "list the mutants and stop")
+	every := flag.Int("every", 1, "a sample: only every n-th mutant")
 	flag.Parse()
-	if err := run(*file, *equivalents, *only, *lines, *list); err != nil {
+	if err := run(*file, *equivalents, *only, *lines, *list, *every); err != nil {
 		fmt.Fprintln(os.Stderr, "mutate:", err)
 		os.Exit(1)
 	}
 }
 
-func run(file, equivalents, only, lines string, list bool) error {
+func run(file, equivalents, only, lines string, list bool, every int) error {
 	root, err := os.Getwd()
 	if err != nil {
 		return err
@@ -396,6 +397,13 @@ func run(file, equivalents, only, lines string, list bool) error {
 		lo, _ := strconv.Atoi(a)
 		hi, _ := strconv.Atoi(b)
 		ms = slices.DeleteFunc(ms, func(m mutant) bool { return m.line < lo || m.line > hi })
+	}
+	if every > 1 {
+		var sample []mutant
+		for i := 0; i < len(ms); i += every {
+			sample = append(sample, ms[i])
+		}
+		ms = sample
 	}
 	if list {
 		for _, m := range ms {
@@ -457,10 +465,14 @@ func run(file, equivalents, only, lines string, list bool) error {
 		all[file+": "+m.key] = true
 	}
 	for k := range eq {
-		if strings.HasPrefix(k, file+": ") && !all[k] && lines == "" {
+		if strings.HasPrefix(k, file+": ") && !all[k] && lines == "" && every <= 1 {
 			fmt.Println("stale equivalent (no such mutant):", k)
 		}
 	}
-	fmt.Printf("mutation score %s %.0f%%\n", file, score)
+	sampled := ""
+	if every > 1 {
+		sampled = fmt.Sprintf(" (a sample: every %dth mutant)", every)
+	}
+	fmt.Printf("mutation score %s %.0f%%%s\n", file, score, sampled)
 	return nil
 }
