@@ -194,11 +194,10 @@ func apply(src []byte, m mutant) []byte {
 
 // runner runs go test with an overlay.
 type runner struct {
-	root    string   // module root
-	pkgs    []string // test packages to run, the file's own first
-	limits  map[string]time.Duration
-	tmp     string
-	verbose bool
+	root   string   // module root
+	pkgs   []string // test packages to run, the file's own first
+	limits map[string]time.Duration
+	tmp    string
 }
 
 // outcome of one mutant.
