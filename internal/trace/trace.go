@@ -17,10 +17,11 @@
 // function that has a body (its doc comment included) or as a scenario's
 // tag: an ID in a helper, a benchmark or a file-level comment is checked
 // for a defined ID but checks nothing. A counted citation never runs in CI,
-// which has no GPU, when its test needs one: a file built only with the tag
-// cuda, a file named *_cuda_test.go or gpu_*_test.go (gpu_*_nocuda_test.go
-// aside), a test that calls a GPU-requirement helper (requireGPU, needGPU,
-// skipWithoutGPU and the like), or a scenario tagged @gpu. Rules checked
+// which has no GPU, when its test needs one: a file named *_gpu_test.go,
+// *_cuda_test.go or gpu_*_test.go (gpu_*_nocuda_test.go aside), or built
+// only with the tag cuda, a test that calls gputest.Require or a helper
+// named so (requireGPU, needGPU, skipWithoutGPU and the like), or a
+// scenario tagged @gpu. Rules checked
 // only so are reported apart (DeviceOnly), each with the newest run under
 // results/ whose logs show one of its tests or scenarios passing.
 package trace
@@ -409,7 +410,7 @@ type funcSpan struct {
 	name     string
 	from, to int  // lines, the doc comment included
 	test     bool // a Test, Fuzz or Example function with a body
-	gpu      bool // it calls a GPU-requirement helper
+	gpu      bool // it calls gputest.Require or a GPU-requirement helper
 }
 
 var (
@@ -423,7 +424,7 @@ var (
 // GPU: its build constraint needs the tag cuda, or its name says so.
 func deviceOnlyFile(name string, data []byte) bool {
 	base := path.Base(name)
-	if strings.HasSuffix(base, "_cuda_test.go") ||
+	if strings.HasSuffix(base, "_cuda_test.go") || strings.HasSuffix(base, "_gpu_test.go") ||
 		strings.HasPrefix(base, "gpu_") && !strings.HasSuffix(base, "_nocuda_test.go") {
 		return true
 	}
@@ -471,7 +472,9 @@ func funcSpans(name string, data []byte) []funcSpan {
 					case *ast.Ident:
 						span.gpu = span.gpu || gpuHelperRE.MatchString(f.Name)
 					case *ast.SelectorExpr:
-						span.gpu = span.gpu || gpuHelperRE.MatchString(f.Sel.Name)
+						pkg, _ := f.X.(*ast.Ident)
+						span.gpu = span.gpu || gpuHelperRE.MatchString(f.Sel.Name) ||
+							pkg != nil && pkg.Name == "gputest" && f.Sel.Name == "Require"
 					}
 				}
 				return !span.gpu

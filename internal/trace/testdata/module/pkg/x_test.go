@@ -28,3 +28,10 @@ func requireGPU(t *testing.T) { t.Skip() }
 
 // Checks DEV-5 without a GPU.
 func TestDev5(t *testing.T) { helper(t) }
+
+// Checks DEV-7.
+func TestRequiresThroughGputest(t *testing.T) {
+	gputest.Require(t)
+}
+
+var gputest struct{ Require func(*testing.T) }
