@@ -132,4 +132,5 @@ func TestStatsFormulas(t *testing.T) {
 	assert.Equal(t, 0.0, Stats{TotalBytesIn: 1e9, TotalTime: -time.Second}.ThroughputGBps())
 	assert.Equal(t, 2.0, Stats{TotalBytesIn: 2e9, TotalTime: time.Second}.ThroughputGBps())
 	assert.InDelta(t, 4.096, Stats{TotalBytesIn: 4096, TotalTime: time.Microsecond}.ThroughputGBps(), 1e-12)
+	assert.InDelta(t, 1.0, Stats{TotalBytesIn: 1, TotalTime: time.Nanosecond}.ThroughputGBps(), 1e-12, "the shortest time")
 }
