@@ -17,11 +17,10 @@
 // function that has a body (its doc comment included) or as a scenario's
 // tag: an ID in a helper, a benchmark or a file-level comment is checked
 // for a defined ID but checks nothing. A counted citation never runs in CI,
-// which has no GPU, when its test needs one: a file named *_gpu_test.go,
-// *_cuda_test.go or gpu_*_test.go (gpu_*_nocuda_test.go aside), or built
-// only with the tag cuda, a test that calls gputest.Require or a helper
-// named so (requireGPU, needGPU, skipWithoutGPU and the like), or a
-// scenario tagged @gpu. Rules checked
+// which has no GPU, when its test needs one: a file named *_gpu_test.go or
+// gpu_*.go, a test that calls gputest.Require or a helper named so
+// (requireGPU, needGPU, skipWithoutGPU and the like), or a scenario tagged
+// @gpu. Rules checked
 // only so are reported apart (DeviceOnly), each with the newest run under
 // results/ whose logs show one of its tests or scenarios passing.
 package trace
@@ -31,7 +30,6 @@ import (
 	"bytes"
 	"fmt"
 	"go/ast"
-	"go/build/constraint"
 	"go/parser"
 	"go/token"
 	"io/fs"
@@ -346,7 +344,7 @@ func goCitations(name string, data []byte, re *regexp.Regexp, prefixes map[strin
 	if re != nil {
 		funcs = funcSpans(name, data)
 	}
-	fileOnDevice := deviceOnlyFile(name, data)
+	fileOnDevice := deviceOnlyFile(name)
 	for i, line := range lines(data) {
 		for _, clause := range checksRE.FindAllString(line, -1) {
 			for _, g := range anyIDRE.FindAllStringSubmatch(clause, -1) {
@@ -420,31 +418,11 @@ var (
 	gpuHelperRE = regexp.MustCompile(`(?i)^(require|need|must)_?gpu|^skip_?(if_?)?(without|no)_?gpu`)
 )
 
-// deviceOnlyFile reports whether the tests of a file never run without a
-// GPU: its build constraint needs the tag cuda, or its name says so.
-func deviceOnlyFile(name string, data []byte) bool {
+// deviceOnlyFile reports whether a file's name says that its tests need a
+// GPU.
+func deviceOnlyFile(name string) bool {
 	base := path.Base(name)
-	if strings.HasSuffix(base, "_cuda_test.go") || strings.HasSuffix(base, "_gpu_test.go") ||
-		strings.HasPrefix(base, "gpu_") && !strings.HasSuffix(base, "_nocuda_test.go") {
-		return true
-	}
-	for _, line := range lines(data) {
-		line = strings.TrimSpace(line)
-		if strings.HasPrefix(line, "package ") {
-			break
-		}
-		if !constraint.IsGoBuild(line) {
-			continue
-		}
-		expr, err := constraint.Parse(line)
-		if err != nil {
-			return false
-		}
-		with := expr.Eval(func(tag string) bool { return tag == "cuda" || tag == "linux" || tag == "amd64" || tag == "gc" })
-		without := expr.Eval(func(tag string) bool { return tag == "linux" || tag == "amd64" || tag == "gc" })
-		return with && !without
-	}
-	return false
+	return strings.HasSuffix(base, "_gpu_test.go") || strings.HasPrefix(base, "gpu_")
 }
 
 func funcSpans(name string, data []byte) []funcSpan {

@@ -29,7 +29,7 @@ func requireGPU(t *testing.T) { t.Skip() }
 // Checks DEV-5 without a GPU.
 func TestDev5(t *testing.T) { helper(t) }
 
-// Checks DEV-7.
+// Checks DEV-6.
 func TestRequiresThroughGputest(t *testing.T) {
 	gputest.Require(t)
 }
