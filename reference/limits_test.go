@@ -79,3 +79,42 @@ func TestGoldenPagesAtRawThreshold(t *testing.T) {
 		golden.Check(t, filepath.Join("testdata", "golden", c.name+".hex"), got)
 	}
 }
+
+// EncodePage needs a destination of PageBound bytes: one byte less panics,
+// whatever the page (an incompressible one would fit but for its last byte).
+func TestEncodePageShortDestination(t *testing.T) {
+	page := new([PageSize]byte)
+	fillNoise(page[:], 23)
+	defer func() {
+		if recover() == nil {
+			t.Error("EncodePage into PageBound-1 bytes did not panic")
+		}
+	}()
+	EncodePage(make([]byte, PageBound-1), page)
+}
+
+// Checks PAGE-6: DecodePage's errors name what is wrong: a block longer
+// than a page is the decoder's ErrShortBuffer, one shorter ErrCorrupt, a
+// payload whose length does not fit its kind, or an unknown kind,
+// ErrBadKind.
+func TestDecodePageErrors(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		kind Kind
+		data []byte
+		want error
+	}{
+		{"block of a page and a byte", KindLZ4, mustCompress(t, make([]byte, PageSize+1)), ErrShortBuffer},
+		{"block of a page less a byte", KindLZ4, mustCompress(t, make([]byte, PageSize-1)), ErrCorrupt},
+		{"corrupt block", KindLZ4, []byte{0x10, 'a', 0, 0}, ErrCorrupt},
+		{"same-filled, 7 bytes", KindSame, make([]byte, 7), ErrBadKind},
+		{"raw, a byte short", KindRaw, make([]byte, PageSize-1), ErrBadKind},
+		{"kind 0", 0, make([]byte, 8), ErrBadKind},
+		{"kind 4", 4, make([]byte, 8), ErrBadKind},
+	} {
+		var page [PageSize]byte
+		if err := DecodePage(&page, c.kind, c.data); !errors.Is(err, c.want) {
+			t.Errorf("%s: %v, want %v", c.name, err, c.want)
+		}
+	}
+}
