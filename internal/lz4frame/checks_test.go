@@ -5,7 +5,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 	"testing"
+
+	"github.com/lz4warp/lz4warp/reference"
 )
 
 // wantError requires err to be an *Error wrapping sentinel at offset.
@@ -173,5 +176,98 @@ func TestWriteToCount(t *testing.T) {
 	n, err = NewReader(bytes.NewReader(bad)).WriteTo(&out)
 	if !errors.Is(err, ErrChecksum) || n != int64(len(data)) || out.Len() != len(data) {
 		t.Errorf("corrupt content checksum: %d, %v; want %d, ErrChecksum", n, err, len(data))
+	}
+}
+
+// flakyWriter fails its call number fail (from 1) and takes every other.
+type flakyWriter struct {
+	bytes.Buffer
+	calls, fail int
+}
+
+func (w *flakyWriter) Write(p []byte) (int, error) {
+	if w.calls++; w.calls == w.fail {
+		return 0, errFull
+	}
+	return w.Buffer.Write(p)
+}
+
+// writeFrame writes blocks of data (4 KiB each, the second stored, the
+// others LZ4) and closes the frame, returning every call's error.
+func writeFrame(t *testing.T, w *Writer, data []byte) []error {
+	var errs []error
+	for off := 0; off < len(data); off += 4096 {
+		chunk := data[off:min(off+4096, len(data))]
+		var block []byte
+		if off != 4096 {
+			block = make([]byte, reference.CompressBlockBound(len(chunk)))
+			n, err := reference.CompressBlock(block, chunk)
+			if err != nil {
+				t.Fatal(err)
+			}
+			block = block[:n]
+		}
+		errs = append(errs, w.WriteBlock(chunk, block))
+	}
+	return append(errs, w.Close())
+}
+
+// Checks CLI-3: a failed write of the underlying writer, wherever it falls
+// (header, block size, block, block checksum, end mark), is returned by the
+// call that made it and by every later call, and nothing more is written:
+// a frame with a piece missing would be corrupt.
+func TestWriterErrorsStick(t *testing.T) {
+	data := sample(3*4096+100, 61)
+	var all bytes.Buffer
+	writeFrame(t, NewWriter(&all, WriterOptions{BlockChecksum: true}), data)
+	// Calls: the header, then size, block and checksum per block, then
+	// the end mark and content checksum.
+	calls := 1 + 3*4 + 1
+	for fail := 1; fail <= calls; fail++ {
+		fw := &flakyWriter{fail: fail}
+		w := NewWriter(fw, WriterOptions{BlockChecksum: true})
+		errs := writeFrame(t, w, data)
+		first := slices.IndexFunc(errs, func(err error) bool { return err != nil })
+		if first < 0 {
+			t.Errorf("write %d failed, every call returned nil", fail)
+			continue
+		}
+		for i, err := range errs[first:] {
+			if !errors.Is(err, errFull) {
+				t.Errorf("write %d failed: call %d after it returned %v", fail, first+i, err)
+			}
+		}
+		if fw.calls != fail || w.Written() != int64(fw.Len()) || !bytes.HasPrefix(all.Bytes(), fw.Bytes()) {
+			t.Errorf("write %d failed: %d writes, %d bytes (Written %d) after it", fail, fw.calls, fw.Len(), w.Written())
+		}
+	}
+}
+
+// Checks CLI-3: blocks of up to 64 KiB are taken, one byte more is
+// ErrBlockSize; an empty block writes nothing (a block size of 0 would end
+// the frame); a block not shorter than its data is stored.
+func TestWriteBlockSizes(t *testing.T) {
+	var buf bytes.Buffer
+	w := NewWriter(&buf, WriterOptions{})
+	if err := w.WriteBlock(nil, nil); err != nil || w.Written() != 0 {
+		t.Fatalf("an empty block: %v, %d bytes written", err, w.Written())
+	}
+	if err := w.WriteBlock(make([]byte, MaxBlockSize64K+1), nil); !errors.Is(err, ErrBlockSize) || w.Written() != 0 {
+		t.Fatalf("a block of 64 KiB + 1: %v, %d bytes written", err, w.Written())
+	}
+	data := sample(MaxBlockSize64K, 62)
+	same := bytes.Repeat([]byte{0xff}, len(data)) // as long as data: stored instead
+	if err := w.WriteBlock(data, same); err != nil {
+		t.Fatalf("a block of 64 KiB: %v", err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	frame := buf.Bytes()
+	if size := binary.LittleEndian.Uint32(frame[7:]); size != uint32(len(data))|uncompressedBit {
+		t.Errorf("block size word %#x, want the data stored (%#x)", size, uint32(len(data))|uncompressedBit)
+	}
+	if got, err := decode(bytes.NewReader(frame)); err != nil || !bytes.Equal(got, data) {
+		t.Errorf("decoded %d bytes, %v", len(got), err)
 	}
 }
