@@ -193,9 +193,17 @@ func (w *flakyWriter) Write(p []byte) (int, error) {
 }
 
 // writeFrame writes blocks of data (4 KiB each, the second stored, the
-// others LZ4) and closes the frame, returning every call's error.
-func writeFrame(t *testing.T, w *Writer, data []byte) []error {
-	var errs []error
+// others LZ4) to w and closes the frame twice. It returns every call's
+// error and the index of the call during which fw's failing write came
+// (-1 if none did).
+func writeFrame(t *testing.T, w *Writer, fw *flakyWriter, data []byte) (errs []error, failedIn int) {
+	failedIn = -1
+	call := func(err error) {
+		if failedIn < 0 && fw != nil && fw.calls >= fw.fail {
+			failedIn = len(errs)
+		}
+		errs = append(errs, err)
+	}
 	for off := 0; off < len(data); off += 4096 {
 		chunk := data[off:min(off+4096, len(data))]
 		var block []byte
@@ -207,39 +215,59 @@ func writeFrame(t *testing.T, w *Writer, data []byte) []error {
 			}
 			block = block[:n]
 		}
-		errs = append(errs, w.WriteBlock(chunk, block))
+		call(w.WriteBlock(chunk, block))
 	}
-	return append(errs, w.Close())
+	call(w.Close())
+	call(w.Close())
+	return errs, failedIn
 }
 
 // Checks CLI-3: a failed write of the underlying writer, wherever it falls
 // (header, block size, block, block checksum, end mark), is returned by the
 // call that made it and by every later call, and nothing more is written:
-// a frame with a piece missing would be corrupt.
+// a frame with a piece missing would be corrupt. Closing twice writes the
+// end once.
 func TestWriterErrorsStick(t *testing.T) {
-	data := sample(3*4096+100, 61)
-	var all bytes.Buffer
-	writeFrame(t, NewWriter(&all, WriterOptions{BlockChecksum: true}), data)
-	// Calls: the header, then size, block and checksum per block, then
-	// the end mark and content checksum.
-	calls := 1 + 3*4 + 1
-	for fail := 1; fail <= calls; fail++ {
-		fw := &flakyWriter{fail: fail}
-		w := NewWriter(fw, WriterOptions{BlockChecksum: true})
-		errs := writeFrame(t, w, data)
-		first := slices.IndexFunc(errs, func(err error) bool { return err != nil })
-		if first < 0 {
-			t.Errorf("write %d failed, every call returned nil", fail)
-			continue
+	for _, c := range []struct {
+		name string
+		data []byte
+		opts WriterOptions
+	}{
+		{"block checksums", sample(3*4096+100, 61), WriterOptions{BlockChecksum: true}},
+		{"no block checksums", sample(3*4096+100, 61), WriterOptions{}},
+		{"empty frame", nil, WriterOptions{}},
+	} {
+		var all bytes.Buffer
+		w := NewWriter(&all, c.opts)
+		if errs, _ := writeFrame(t, w, nil, c.data); slices.ContainsFunc(errs, func(err error) bool { return err != nil }) ||
+			w.Written() != int64(all.Len()) {
+			t.Fatalf("%s: %v, Written %d of %d bytes", c.name, errs, w.Written(), all.Len())
 		}
-		for i, err := range errs[first:] {
-			if !errors.Is(err, errFull) {
-				t.Errorf("write %d failed: call %d after it returned %v", fail, first+i, err)
+		if got, err := decode(bytes.NewReader(all.Bytes())); err != nil || !bytes.Equal(got, c.data) {
+			t.Fatalf("%s: the frame decodes to %d bytes, %v", c.name, len(got), err)
+		}
+		for fail := 1; ; fail++ {
+			fw := &flakyWriter{fail: fail}
+			w := NewWriter(fw, c.opts)
+			errs, failedIn := writeFrame(t, w, fw, c.data)
+			if failedIn < 0 {
+				break // every write done: all of them have failed once
+			}
+			for i, err := range errs {
+				if (i >= failedIn) != errors.Is(err, errFull) {
+					t.Errorf("%s, write %d failing in call %d: call %d returned %v", c.name, fail, failedIn, i, err)
+				}
+			}
+			if fw.calls != fail || w.Written() != int64(fw.Len()) || !bytes.HasPrefix(all.Bytes(), fw.Bytes()) {
+				t.Errorf("%s, write %d failing: %d writes, %d bytes (Written %d)", c.name, fail, fw.calls, fw.Len(), w.Written())
 			}
 		}
-		if fw.calls != fail || w.Written() != int64(fw.Len()) || !bytes.HasPrefix(all.Bytes(), fw.Bytes()) {
-			t.Errorf("write %d failed: %d writes, %d bytes (Written %d) after it", fail, fw.calls, fw.Len(), w.Written())
-		}
+	}
+	var buf bytes.Buffer
+	w := NewWriter(&buf, WriterOptions{})
+	w.Close()
+	if err := w.WriteBlock([]byte("late"), nil); !errors.Is(err, ErrClosed) || w.Written() != int64(buf.Len()) {
+		t.Errorf("WriteBlock after Close: %v", err)
 	}
 }
 
