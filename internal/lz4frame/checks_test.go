@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"testing"
 
@@ -297,5 +298,46 @@ func TestWriteBlockSizes(t *testing.T) {
 	}
 	if got, err := decode(bytes.NewReader(frame)); err != nil || !bytes.Equal(got, data) {
 		t.Errorf("decoded %d bytes, %v", len(got), err)
+	}
+}
+
+// Checks CLI-6: a skippable frame cut short is ErrTruncated at its start,
+// like any other element; a whole one is skipped.
+func TestSkippableTruncated(t *testing.T) {
+	data := sample(5000, 71)
+	stream := append(encode(t, data, WriterOptions{}), skippable(100)...)
+	if got, err := decode(bytes.NewReader(stream)); err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("whole: %d bytes, %v", len(got), err)
+	}
+	start := int64(len(stream) - 108)
+	for _, cut := range []int{1, 50, 99} {
+		_, err := decode(bytes.NewReader(stream[:len(stream)-cut]))
+		wantError(t, fmt.Sprintf("skippable frame less %d bytes", cut), err, ErrTruncated, start)
+	}
+}
+
+// Checks CLI-6: after an error, Read returns it again, with no data, and
+// WriteTo too: the Reader does not go on past a fault.
+func TestReadErrorSticks(t *testing.T) {
+	data := sample(20000, 72)
+	frame := encode(t, data, WriterOptions{BlockChecksum: true})
+	bad := bytes.Clone(frame)
+	bad[13] ^= 0x40 // in the first block: its checksum fails
+	for _, workers := range []int{1, 4} {
+		r := NewReader(bytes.NewReader(bad))
+		r.SetConcurrency(workers)
+		buf := make([]byte, 1<<16)
+		n, err := r.Read(buf)
+		if !errors.Is(err, ErrChecksum) || n != 0 {
+			t.Fatalf("workers %d: first Read %d, %v", workers, n, err)
+		}
+		for range 3 {
+			if n, again := r.Read(buf); n != 0 || again != err {
+				t.Fatalf("workers %d: Read after the error: %d, %v; want 0, %v", workers, n, again, err)
+			}
+		}
+		if m, again := r.WriteTo(io.Discard); m != 0 || again != err {
+			t.Fatalf("workers %d: WriteTo after the error: %d, %v", workers, m, again)
+		}
 	}
 }
