@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/lz4warp/lz4warp/reference"
 )
@@ -74,6 +76,9 @@ func TestDescriptorFields(t *testing.T) {
 	} {
 		_, err := decode(bytes.NewReader(append(descriptor(c.flg, c.bd), end...)))
 		wantError(t, fmt.Sprintf("FLG %#02x BD %#02x", c.flg, c.bd), err, c.sentinel, c.offset)
+		if version := fmt.Sprintf("frame version %d,", c.flg>>6); c.sentinel == ErrUnsupported && !strings.Contains(fmt.Sprint(err), version) {
+			t.Errorf("FLG %#02x: %v does not say %q", c.flg, err, version)
+		}
 	}
 	for code := byte(4); code <= 7; code++ {
 		// A block of the largest size the code allows, stored.
@@ -339,5 +344,41 @@ func TestReadErrorSticks(t *testing.T) {
 		if m, again := r.WriteTo(io.Discard); m != 0 || again != err {
 			t.Fatalf("workers %d: WriteTo after the error: %d, %v", workers, m, again)
 		}
+	}
+}
+
+// legacyFrame is a legacy frame of one block.
+func legacyFrame(block []byte) []byte {
+	f := binary.LittleEndian.AppendUint32(nil, LegacyMagic)
+	f = binary.LittleEndian.AppendUint32(f, uint32(len(block)))
+	return append(f, block...)
+}
+
+// Checks CLI-6: in a legacy frame, a block size above LZ4_compressBound of
+// 8 MiB is ErrCorrupt at the size, and a corrupt block is ErrCorrupt at the
+// same place within the block as in an LZ4 frame; a failing source's error
+// comes back as it is, with the frame counted once.
+func TestLegacyErrors(t *testing.T) {
+	big := binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(nil, LegacyMagic), legacyBound+1)
+	_, err := decode(bytes.NewReader(big))
+	wantError(t, "a block one byte above the bound", err, ErrCorrupt, 4)
+
+	bad := []byte{0x40, 'a', 'b', 'c', 'd', 0x09, 0x00} // offset 9 before the start
+	var lz bytes.Buffer
+	w := NewWriter(&lz, WriterOptions{})
+	w.WriteBlock(make([]byte, 100), bad)
+	w.Close()
+	_, ferr := decode(bytes.NewReader(lz.Bytes()))
+	var fe *Error
+	if !errors.As(ferr, &fe) || !errors.Is(ferr, ErrCorrupt) {
+		t.Fatalf("the corrupt block in an LZ4 frame: %v", ferr)
+	}
+	_, err = decode(bytes.NewReader(legacyFrame(bad)))
+	wantError(t, "the corrupt block in a legacy frame", err, ErrCorrupt, fe.Offset-3) // its size word at 4, not 7
+
+	errSource := errors.New("source failed")
+	r := NewReader(io.MultiReader(bytes.NewReader(binary.LittleEndian.AppendUint32(nil, LegacyMagic)), iotest.ErrReader(errSource)))
+	if _, err := io.ReadAll(r); !errors.Is(err, errSource) || r.Frames() != 1 || r.Offset() != 4 {
+		t.Errorf("a source failing after the magic: %v, %d frames, offset %d", err, r.Frames(), r.Offset())
 	}
 }
