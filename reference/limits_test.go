@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lz4warp/lz4warp/internal/golden"
+	"github.com/pierrec/lz4/v4"
 )
 
 // The reference takes inputs of 0 to 65,535 bytes (spec/parse.md); one
@@ -115,6 +116,35 @@ func TestDecodePageErrors(t *testing.T) {
 		var page [PageSize]byte
 		if err := DecodePage(&page, c.kind, c.data); !errors.Is(err, c.want) {
 			t.Errorf("%s: %v, want %v", c.name, err, c.want)
+		}
+	}
+}
+
+// CompressBlock fits its block into a destination of exactly its length,
+// and reports ErrShortBuffer, writing nothing it returns, for one byte less:
+// for blocks that end with literals after matches of every length class.
+func TestCompressBlockExactDestination(t *testing.T) {
+	for _, src := range fuzzSeedInputs() {
+		if len(src) > 8192 {
+			continue
+		}
+		block := mustCompress(t, src)
+		dst := make([]byte, len(block))
+		if n, err := CompressBlock(dst, src); err != nil || n != len(block) || !bytes.Equal(dst, block) {
+			t.Errorf("%d bytes into exactly %d: %d, %v", len(src), len(block), n, err)
+		}
+		if n, err := CompressBlock(dst[:len(block)-1], src); !errors.Is(err, ErrShortBuffer) || n != 0 {
+			t.Errorf("%d bytes into %d: %d, %v; want ErrShortBuffer", len(src), len(block)-1, n, err)
+		}
+	}
+}
+
+// CompressBlockBound is liblz4's LZ4_COMPRESSBOUND (n + n/255 + 16), as
+// pierrec/lz4 has it, so that buffers sized for either fit the other.
+func TestCompressBlockBoundIsLZ4s(t *testing.T) {
+	for _, n := range []int{0, 1, 254, 255, 256, 4096, 65535} {
+		if got, want := CompressBlockBound(n), lz4.CompressBlockBound(n); got != want {
+			t.Errorf("CompressBlockBound(%d) = %d, pierrec's %d", n, got, want)
 		}
 	}
 }
