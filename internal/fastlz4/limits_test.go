@@ -30,3 +30,25 @@ func TestCompressBlockSizeLimit(t *testing.T) {
 		}
 	}
 }
+
+// Checks PAGE-6: blocks whose lengths or offsets fail inside the decoder's
+// fast path (at least 18 bytes of block and 16 of destination left) give
+// the reference's error and 0 bytes, in the assembly loop and in Go.
+func TestDecompressBlockFastPathErrors(t *testing.T) {
+	ff := func(n int) []byte { return bytes.Repeat([]byte{0xff}, n) }
+	for name, block := range map[string][]byte{
+		"match length runs off the end":   append([]byte{0x1f, 'a', 0x01, 0x00}, ff(20)...),
+		"literal length runs off the end": append([]byte{0xf0}, ff(24)...),
+		"literals past the end":           append([]byte{0xf0, 0x40}, make([]byte, 30)...),
+		"offset 0":                        append([]byte{0x10, 'a', 0x00, 0x00}, make([]byte, 24)...),
+		"offset before the start":         append([]byte{0x20, 'a', 'b', 0x03, 0x00}, make([]byte, 24)...),
+	} {
+		for _, dstLen := range []int{64, 4096, MaxBlockSize} {
+			t.Run(name, func(t *testing.T) { compareDecoders(t, block, dstLen) })
+			var dst [PageSize]byte
+			if n, err := DecompressBlock(dst[:], block); err == nil || n != 0 {
+				t.Errorf("%s: %d, %v; want 0 and an error", name, n, err)
+			}
+		}
+	}
+}
