@@ -359,9 +359,14 @@ func legacyFrame(block []byte) []byte {
 // same place within the block as in an LZ4 frame; a failing source's error
 // comes back as it is, with the frame counted once.
 func TestLegacyErrors(t *testing.T) {
-	big := binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(nil, LegacyMagic), legacyBound+1)
-	_, err := decode(bytes.NewReader(big))
+	const bound = 8<<20 + 8<<20/255 + 16 // LZ4_COMPRESSBOUND(8 MiB), as liblz4 computes it
+	legacySize := func(n uint32) []byte {
+		return binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(nil, LegacyMagic), n)
+	}
+	_, err := decode(bytes.NewReader(legacySize(bound + 1)))
 	wantError(t, "a block one byte above the bound", err, ErrCorrupt, 4)
+	_, err = decode(bytes.NewReader(legacySize(bound)))
+	wantError(t, "a block of the bound, cut short", err, ErrTruncated, 4)
 
 	bad := []byte{0x40, 'a', 'b', 'c', 'd', 0x09, 0x00} // offset 9 before the start
 	var lz bytes.Buffer
