@@ -2,6 +2,7 @@ package fastlz4
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"testing"
 )
@@ -48,6 +49,23 @@ func TestDecompressBlockFastPathErrors(t *testing.T) {
 			var dst [PageSize]byte
 			if n, err := DecompressBlock(dst[:], block); err == nil || n != 0 {
 				t.Errorf("%s: %d, %v; want 0 and an error", name, n, err)
+			}
+		}
+	}
+}
+
+// Checks PAGE-3: the Go fill of a same-filled page overwrites the whole
+// destination, whatever it held, for the zero word as for any other.
+func TestFillPageGoOverwrites(t *testing.T) {
+	for _, word := range []uint64{0, 1, 0x0102030405060708, ^uint64(0)} {
+		var page [PageSize]byte
+		for i := range page {
+			page[i] = 0xa5
+		}
+		fillPageGo(&page, word)
+		for i := 0; i < PageSize; i += 8 {
+			if got := binary.LittleEndian.Uint64(page[i:]); got != word {
+				t.Fatalf("word %#x: %#x at byte %d", word, got, i)
 			}
 		}
 	}
