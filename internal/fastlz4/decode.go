@@ -5,9 +5,12 @@ import (
 	"fmt"
 )
 
-// maxLength bounds a decoded length field, as reference.DecompressBlock
-// does: no valid block needs a longer one.
-const maxLength = MaxBlockSize + 65535
+// MaxLengthField bounds a decoded length field, as reference.DecompressBlock
+// does: no valid block needs a longer one, and a longer one is ErrCorrupt.
+// The GPU's decoder checks the same bound.
+const MaxLengthField = MaxBlockSize + 65535
+
+const maxLength = MaxLengthField
 
 // decodeFast takes a sequence only when it starts with this many bytes of
 // src and of dst left (decode_amd64.s says why these suffice).
@@ -234,28 +237,49 @@ func fillPageGo(page *[PageSize]byte, word uint64) {
 // DecodePage restores a page from its kind and payload, accepting exactly
 // the payloads reference.DecodePage accepts (PAGE-6).
 func DecodePage(dst *[PageSize]byte, kind Kind, data []byte) error {
+	if err := PayloadError(kind, len(data)); err != nil {
+		return err
+	}
 	switch kind {
 	case KindSame:
-		if len(data) != 8 {
-			return fmt.Errorf("%w: same-filled payload of %d bytes, want 8", ErrBadKind, len(data))
-		}
 		fillPage(dst, binary.LittleEndian.Uint64(data))
-		return nil
 	case KindLZ4:
 		n, err := DecompressBlock(dst[:], data)
 		if err != nil {
 			return err
 		}
 		if n != PageSize {
-			return fmt.Errorf("%w: block decodes to %d bytes, want %d", ErrCorrupt, n, PageSize)
+			return ShortPageError(n)
 		}
-		return nil
 	case KindRaw:
-		if len(data) != PageSize {
-			return fmt.Errorf("%w: raw payload of %d bytes, want %d", ErrBadKind, len(data), PageSize)
-		}
 		copy(dst[:], data)
-		return nil
 	}
-	return fmt.Errorf("%w: unknown kind %d", ErrBadKind, uint8(kind))
+	return nil
+}
+
+// PayloadError is DecodePage's error for a payload of n bytes of the given
+// kind that no decoding is needed to reject (an unknown kind, a same-filled
+// payload of other than 8 bytes, a raw one of other than 4,096), nil for
+// any other.
+func PayloadError(kind Kind, n int) error {
+	switch kind {
+	case KindSame:
+		if n != 8 {
+			return fmt.Errorf("%w: same-filled payload of %d bytes, want 8", ErrBadKind, n)
+		}
+	case KindLZ4:
+	case KindRaw:
+		if n != PageSize {
+			return fmt.Errorf("%w: raw payload of %d bytes, want %d", ErrBadKind, n, PageSize)
+		}
+	default:
+		return fmt.Errorf("%w: unknown kind %d", ErrBadKind, uint8(kind))
+	}
+	return nil
+}
+
+// ShortPageError is DecodePage's error for an LZ4 block that decodes,
+// without an error, to n bytes other than a page's.
+func ShortPageError(n int) error {
+	return fmt.Errorf("%w: block decodes to %d bytes, want %d", ErrCorrupt, n, PageSize)
 }
