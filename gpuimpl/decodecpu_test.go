@@ -31,17 +31,25 @@ const (
 )
 
 // decodeOnCPU runs the sm_90 decode kernel on the executor for cases as the
-// engine launches it (GPU-11) and returns each page's status word and
-// output; the outputs start as canary.
+// engine launches a chunk (GPU-11; layoutChunk) and returns each page's
+// status word and output; the outputs start as canary.
 func decodeOnCPU(mod *ptxexec.Module, cases []decodeCase) (status []uint32, outs [][]byte, err error) {
-	n := len(cases)
-	descBytes, srcBytes := packPayloads(cases)
-	mem := ptxexec.NewMemory()
-	desc, src, dst, st := mem.Alloc(len(descBytes)), mem.Alloc(len(srcBytes)), mem.Alloc(n*PageSize), mem.Alloc(4*n)
-	copy(mem.Bytes(desc), descBytes)
-	if len(srcBytes) > 0 {
-		copy(mem.Bytes(src), srcBytes)
+	pages := make([]Output, len(cases))
+	for i, c := range cases {
+		pages[i] = Output{Kind: c.Kind, Data: c.Data}
 	}
+	l := layoutChunk(pages, make([]uint32, len(pages)))
+	mem := ptxexec.NewMemory()
+	piece := mem.Alloc(l.size)
+	l.fill(mem.Bytes(piece), pages)
+	return launchDecode(mod, mem, piece, piece+uint64(l.payload), len(cases))
+}
+
+// launchDecode launches the decode kernel on n pages whose descriptors and
+// payloads are at desc and src in mem, with output pages and status words
+// of their own, and returns them.
+func launchDecode(mod *ptxexec.Module, mem *ptxexec.Memory, desc, src uint64, n int) (status []uint32, outs [][]byte, err error) {
+	dst, st := mem.Alloc(n*PageSize), mem.Alloc(4*n)
 	out := mem.Bytes(dst)
 	for i := range out {
 		out[i] = canary
@@ -62,10 +70,18 @@ func decodeOnCPU(mod *ptxexec.Module, cases []decodeCase) (status []uint32, outs
 	return status, outs, nil
 }
 
-// decodeAlone is decodeOnCPU for one page whose payload is an allocation
-// of its exact length, so that a read of one byte past it faults.
+// decodeAlone decodes one page whose payload is an allocation of its exact
+// length (at a 64 KiB boundary, as PayloadAlign needs), so that a read of
+// one byte past it faults.
 func decodeAlone(mod *ptxexec.Module, c decodeCase) (uint32, []byte, error) {
-	status, outs, err := decodeOnCPU(mod, []decodeCase{c})
+	mem := ptxexec.NewMemory()
+	src := mem.Alloc(len(c.Data))
+	copy(mem.Bytes(src), c.Data)
+	desc := mem.Alloc(DescBytes)
+	d := mem.Bytes(desc)
+	binary.LittleEndian.PutUint32(d[4:], uint32(len(c.Data)))
+	binary.LittleEndian.PutUint32(d[8:], uint32(c.Kind))
+	status, outs, err := launchDecode(mod, mem, desc, src, 1)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -390,4 +406,33 @@ func FuzzDecodeKernel(f *testing.F) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// Checks GPU-11's layout: descriptors first, each payload at a multiple of
+// PayloadAlign, and a payload longer than maxDecodePayload left out with
+// kind 0, so that the kernel gives it DecodeBadPayload and the CPU its
+// verdict.
+func TestDecodeLayout(t *testing.T) {
+	long := make([]byte, maxDecodePayload+1)
+	pages := []Output{{Kind: kindLZ4, Data: []byte{0x10, 'a'}}, {Kind: kindLZ4, Data: long}, {Kind: kindSame, Data: make([]byte, 8)}}
+	l := layoutChunk(pages, make([]uint32, len(pages)))
+	if l.payload != 48 || !slices.Equal(l.offsets, []uint32{0, 16, 16}) || l.size != 48+32 {
+		t.Fatalf("layout %+v", l)
+	}
+	piece := make([]byte, l.size)
+	l.fill(piece, pages)
+	if kind := binary.LittleEndian.Uint32(piece[DescBytes+8:]); kind != 0 {
+		t.Errorf("the long payload's kind is %d, want 0", kind)
+	}
+	mod, err := ptxexec.Load(DecodePTX(90))
+	if err != nil {
+		t.Fatal(err)
+	}
+	status, _, err := decodeOnCPU(mod, []decodeCase{{Kind: kindLZ4, Data: long}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, _ := SplitStatus(status[0]); code != DecodeBadPayload {
+		t.Errorf("status %#x, want DecodeBadPayload", status[0])
+	}
 }

@@ -41,3 +41,30 @@ func (*Engine) StartHost(*HostPages, int) (*Pending, error) { return nil, ErrNot
 
 // Wait is unreachable without CUDA support.
 func (*Pending) Wait() ([]Output, Timings, error) { return nil, Timings{}, ErrNotAvailable }
+
+// Decompress is unreachable without CUDA support.
+func (*Engine) Decompress([]Output, [][PageSize]byte, []uint32) (Timings, error) {
+	return Timings{}, ErrNotAvailable
+}
+
+// DecompressHost is unreachable without CUDA support.
+func (*Engine) DecompressHost([]Output, *HostPages, []uint32) (Timings, error) {
+	return Timings{}, ErrNotAvailable
+}
+
+// DecompressDevice is unreachable without CUDA support.
+func (*Engine) DecompressDevice([]Output, []uint32) (Timings, error) {
+	return Timings{}, ErrNotAvailable
+}
+
+// DecodePending is a decode batch on its way; without CUDA support there
+// is none.
+type DecodePending struct{}
+
+// StartDecompressHost is unreachable without CUDA support.
+func (*Engine) StartDecompressHost([]Output, *HostPages) (*DecodePending, error) {
+	return nil, ErrNotAvailable
+}
+
+// Wait is unreachable without CUDA support.
+func (*DecodePending) Wait([]uint32) (Timings, error) { return Timings{}, ErrNotAvailable }

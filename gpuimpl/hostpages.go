@@ -25,6 +25,8 @@ type HostPages struct {
 	dev   uint64 // the device address of mem[0] while registered
 	//lint:ignore U1000 the cuda build's StartHost and Wait use it
 	pending *Pending // the batch StartHost started, until Wait takes it
+	//lint:ignore U1000 the cuda build's StartDecompressHost and Wait use it
+	decoding *DecodePending // the decode batch StartDecompressHost started, until Wait takes it
 }
 
 // pageAligned returns size bytes that start on a page boundary, and the

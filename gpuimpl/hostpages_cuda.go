@@ -52,6 +52,9 @@ func (h *HostPages) Close() error {
 	if h.pending != nil {
 		h.pending.take() // the kernels stop writing into h
 	}
+	if h.decoding != nil {
+		h.decoding.Wait(nil) // its error is its own Wait's
+	}
 	d := h.owner.dev
 	d.mu.RLock()
 	defer d.mu.RUnlock()
