@@ -19,6 +19,8 @@ type PageBuffer struct {
 	pages   []Page
 	host    *gpuimpl.HostPages // nil when the memory is not page-locked
 	pending *PendingBatch      // the batch CompressBufferAsync started, until its Wait
+	// decoding is the batch DecompressBufferAsync started, until its Wait.
+	decoding *PendingDecode
 }
 
 // NewPageBuffer returns a buffer of n pages for c.CompressBuffer. Its
@@ -97,7 +99,7 @@ func (c *Compressor) checkBuffer(buf *PageBuffer, n int) error {
 		return fmt.Errorf("%w: the buffer is closed", ErrBadBuffer)
 	case n < 0 || n > len(buf.pages):
 		return fmt.Errorf("%w: %d pages of a buffer of %d", ErrBadBuffer, n, len(buf.pages))
-	case buf.pending != nil:
+	case buf.pending != nil || buf.decoding != nil:
 		return fmt.Errorf("%w: the buffer has a batch that Wait has not returned", ErrBadBuffer)
 	}
 	return nil

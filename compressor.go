@@ -174,12 +174,7 @@ func (c *Compressor) result(b Backend, pages []Page, out []gpuimpl.Output, t gpu
 			c.lastTimings = t
 		} else if errors.Is(err, gpuimpl.ErrFault) {
 			res.Backend = BackendSIMD
-			if errors.Is(err, gpuimpl.ErrDeviceLost) && c.gpu != nil {
-				// A sticky fault leaves the device unusable for the
-				// rest of the process: later batches go to the CPU.
-				c.gpu.Close()
-				c.gpu, c.gpuErr = nil, fmt.Errorf("%w: %w", ErrGPUNotAvailable, err)
-			}
+			c.dropLostGPU(err)
 		} else {
 			return nil, err
 		}
@@ -191,6 +186,16 @@ func (c *Compressor) result(b Backend, pages []Page, out []gpuimpl.Output, t gpu
 		res.Pages = compressParallel(pages)
 	}
 	return res, nil
+}
+
+// dropLostGPU closes the GPU after a sticky fault err, which leaves the
+// device unusable for the rest of the process: later batches go to the CPU
+// (RT-9). c.mu is held.
+func (c *Compressor) dropLostGPU(err error) {
+	if errors.Is(err, gpuimpl.ErrDeviceLost) && c.gpu != nil {
+		c.gpu.Close()
+		c.gpu, c.gpuErr = nil, fmt.Errorf("%w: %w", ErrGPUNotAvailable, err)
+	}
 }
 
 // account adds a batch meant for backend b, which began at start, to the
@@ -216,28 +221,19 @@ func compressedPages(out []gpuimpl.Output) []CompressedPage {
 	return unsafe.Slice((*CompressedPage)(unsafe.Pointer(unsafe.SliceData(out))), len(out))
 }
 
-// DecompressBatch restores pages into dst, which must be at least as long.
-// Every page that decodes is written; the others are listed, by index, in
-// the returned *DecodeError (API-12).
+// DecompressBatch restores pages into dst, which must be at least as long,
+// with the backend SelectDecodeBackend picks (API-20). Every page that
+// decodes is written; the others are listed, by index, in the returned
+// *DecodeError (API-12), the same on every backend. A GPU fault decodes the
+// batch on the CPU (API-15).
 func (c *Compressor) DecompressBatch(pages []CompressedPage, dst []Page) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.closed {
-		return ErrClosed
+	b := SelectDecodeBackend(len(pages), c.gpu != nil)
+	if err := c.checkDecode(b, len(pages), len(dst)); err != nil {
+		return err
 	}
-	if len(dst) < len(pages) {
-		return fmt.Errorf("%w: %d pages into %d", ErrShortBuffer, len(pages), len(dst))
-	}
-	start := time.Now()
-	err := decompressParallel(pages, dst)
-	decoded := len(pages)
-	var de *DecodeError
-	if errors.As(err, &de) {
-		decoded -= len(de.Pages)
-	}
-	c.stats.PagesDecompressed += uint64(decoded)
-	c.stats.TotalTime += time.Since(start)
-	return err
+	return c.decompress(b, pages, dst, nil)
 }
 
 // Close releases the GPU, if any. Batches, buffers and DecompressBatch then
