@@ -349,9 +349,14 @@ func (dc *decoder) grow(e *Engine, in, n int, out bool, marks int) error {
 		dc.marks = append(dc.marks, ev)
 	}
 	roomy := func(need int) int { return need + need/4 }
+	free := func(p cudart.DevicePtr) {
+		if p != 0 {
+			ctx.Free(p)
+		}
+	}
 	if in > dc.inCap {
 		dc.staging.Free()
-		ctx.Free(dc.dIn)
+		free(dc.dIn)
 		dc.staging, dc.dIn, dc.inCap = nil, 0, 0
 		size := roomy(in)
 		if dc.staging, err = ctx.HostAlloc(size); err != nil {
@@ -373,7 +378,7 @@ func (dc *decoder) grow(e *Engine, in, n int, out bool, marks int) error {
 	}
 	if out && n > dc.outCap {
 		dc.landing.Free()
-		ctx.Free(dc.dOut)
+		free(dc.dOut)
 		dc.landing, dc.dOut, dc.outCap = nil, 0, 0
 		size := roomy(n)
 		if dc.landing, err = ctx.HostAlloc(size * PageSize); err != nil {

@@ -348,3 +348,40 @@ func randomBytes(b []byte, rng *rand.Rand) {
 		b[i] = byte(rng.Uint32())
 	}
 }
+
+// The liblz4 corpus file carries liblz4's blocks to a machine without the
+// lz4 command (the GPU machine): records of a 32-bit length and the block.
+// The pages are left out, to keep the file small: the blocks decode to
+// them (TestDecodeKernelOnCPU checks liblz4's blocks against their pages),
+// and the GPU's output is checked against fastlz4's.
+
+// writeBlockCorpus writes the cases' payloads as a corpus file.
+func writeBlockCorpus(path string, cases []decodeCase) error {
+	var b []byte
+	for _, c := range cases {
+		b = binary.LittleEndian.AppendUint32(b, uint32(len(c.Data)))
+		b = append(b, c.Data...)
+	}
+	return os.WriteFile(path, b, 0o644)
+}
+
+// readBlockCorpus reads a corpus file of LZ4 blocks.
+func readBlockCorpus(path string) ([]decodeCase, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var cases []decodeCase
+	for len(b) > 0 {
+		if len(b) < 4 {
+			return nil, fmt.Errorf("%s: a record cut short", path)
+		}
+		n := int(binary.LittleEndian.Uint32(b))
+		if len(b) < 4+n {
+			return nil, fmt.Errorf("%s: a record cut short", path)
+		}
+		cases = append(cases, decodeCase{Kind: kindLZ4, Data: b[4 : 4+n : 4+n], From: "liblz4-file"})
+		b = b[4+n:]
+	}
+	return cases, nil
+}

@@ -436,3 +436,37 @@ func TestDecodeLayout(t *testing.T) {
 		t.Errorf("status %#x, want DecodeBadPayload", status[0])
 	}
 }
+
+var liblz4Out = flag.String("liblz4.out", "", "TestWriteLiblz4Corpus writes liblz4's blocks of corpus pages to this file")
+
+// TestWriteLiblz4Corpus writes, with -liblz4.out, liblz4's blocks of 1,000
+// corpus pages at each of liblz4Levels for the GPU machine, which has no
+// lz4 command (make gpu-binaries; LZ4WARP_LIBLZ4_BLOCKS there), and checks
+// that the file reads back.
+func TestWriteLiblz4Corpus(t *testing.T) {
+	if *liblz4Out == "" {
+		t.Skip("no -liblz4.out")
+	}
+	rng := rand.New(rand.NewPCG(28, 4))
+	sets := corpusSets(t, 2000)
+	var all []decodeCase
+	for _, level := range liblz4Levels {
+		pages := make([]*[PageSize]byte, 1000)
+		for i := range pages {
+			pages[i] = corpusPage(i, rng, sets)
+		}
+		cases, err := liblz4Cases(pages, level)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, cases...)
+	}
+	if err := writeBlockCorpus(*liblz4Out, all); err != nil {
+		t.Fatal(err)
+	}
+	back, err := readBlockCorpus(*liblz4Out)
+	if err != nil || len(back) != len(all) || !bytes.Equal(back[7].Data, all[7].Data) {
+		t.Fatalf("the corpus file reads back as %d blocks (%v), want %d", len(back), err, len(all))
+	}
+	t.Logf("%s: %d blocks", *liblz4Out, len(all))
+}
