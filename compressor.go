@@ -17,7 +17,7 @@ type Compressor struct {
 	cfg    Config
 	mu     sync.Mutex // serialises batches and guards stats
 	gpu    *gpuimpl.Engine
-	gpuErr error // why gpu is nil although a GPU is present (API-11)
+	gpuErr error // why gpu is nil (API-11)
 	stats  Stats
 	closed bool
 	// lastTimings are the last GPU batch's timings, host shares included,
@@ -32,21 +32,23 @@ func NewCompressor(cfg Config) (*Compressor, error) {
 		return nil, err
 	}
 	c := &Compressor{cfg: cfg}
-	if GPUAvailable() {
-		if e, err := openEngine(cfg); err != nil {
-			c.gpuErr = fmt.Errorf("%w: %w", ErrGPUNotAvailable, err)
-		} else {
-			c.gpu = e
-		}
+	if err := usableGPU(); err != nil {
+		c.gpuErr = err
+	} else if e, err := openEngine(cfg); err != nil {
+		c.gpuErr = fmt.Errorf("%w: %w", ErrGPUNotAvailable, err)
+	} else {
+		c.gpu = e
 	}
 	return c, nil
 }
 
-// GPUError reports why the Compressor uses no GPU although the machine has
-// one (API-11): an error wrapping ErrGPUNotAvailable and the error of
-// opening the GPU, or the sticky fault after which the Compressor stopped
-// using it (RT-9). It is nil while the Compressor uses a GPU, and on a
-// machine without one.
+// GPUError reports why the Compressor uses no GPU (API-11): an error
+// wrapping ErrGPUNotAvailable and the cause, which errors.Is and errors.As
+// reach: no driver library (ErrNoDriver), the driver's failed call
+// (*CUDAError, cuInit's on a machine whose driver cannot initialise), no
+// device or none supported, the error of opening the GPU, or the sticky
+// fault after which the Compressor stopped using it (RT-9). It is nil while
+// the Compressor uses a GPU.
 func (c *Compressor) GPUError() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -65,7 +67,7 @@ func NewGPUBatchCompressor(cfg Config) (*Compressor, error) {
 	}
 	e, err := openEngine(cfg)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrGPUNotAvailable, err)
+		return nil, fmt.Errorf("%w: %w", ErrGPUNotAvailable, err)
 	}
 	return &Compressor{cfg: cfg, gpu: e}, nil
 }

@@ -24,8 +24,7 @@ type HostPages struct {
 	gen   int    // the context generation mem is registered in; -1 for none
 	dev   uint64 // the device address of mem[0] while registered
 	//lint:ignore U1000 the cuda build's StartHost and Wait use it
-	pending *Pending // the batch StartHost started, until Wait takes it
-	//lint:ignore U1000 the cuda build's StartDecompressHost and Wait use it
+	pending  *Pending       // the batch StartHost started, until Wait takes it
 	decoding *DecodePending // the decode batch StartDecompressHost started, until Wait takes it
 }
 

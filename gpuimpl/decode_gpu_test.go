@@ -1,5 +1,3 @@
-//go:build cuda
-
 package gpuimpl
 
 import (
@@ -12,6 +10,7 @@ import (
 	"time"
 
 	"github.com/lz4warp/lz4warp/internal/dataset"
+	"github.com/lz4warp/lz4warp/internal/gputest"
 	"github.com/lz4warp/lz4warp/internal/lz4cmd"
 )
 
@@ -37,6 +36,7 @@ func decodeEnv(name string, def int) int {
 // "decode: pages checked N, mismatches M". Under compute-sanitizer, a run
 // of 20,000 pages checks 10,000 of each.
 func TestDecodeConformance(t *testing.T) {
+	gputest.Require(t)
 	total := decodeEnv("LZ4WARP_DECODE_PAGES", 1_000_000)
 	batch := min(decodeEnv("LZ4WARP_DECODE_BATCH", 100_000), total)
 	e, err := Open(Options{BatchPages: 1, RingSlots: 1, AsyncDMA: true})

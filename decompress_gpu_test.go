@@ -1,5 +1,3 @@
-//go:build cuda
-
 package lz4warp
 
 import (
@@ -12,6 +10,7 @@ import (
 
 	"github.com/lz4warp/lz4warp/gpuimpl"
 	"github.com/lz4warp/lz4warp/internal/dataset"
+	"github.com/lz4warp/lz4warp/internal/gputest"
 )
 
 // decodeOnCPUBackend is the CPU's pages and error for comp.
@@ -47,6 +46,7 @@ func sameDecode(t *testing.T, what string, got, want []Page, gotErr, wantErr err
 // path (DecompressBatchOn, DecompressBuffer and DecompressBufferAsync into
 // a page-locked buffer) gives the CPU's pages and *DecodeError.
 func TestDecompressOnGPU(t *testing.T) {
+	gputest.Require(t)
 	c := newGPUCompressor(t, 4096)
 	n := GPUMinDecodeBatch + 1234
 	_, comp := decodeBatch(t, c, n)
@@ -101,6 +101,7 @@ func countFailed(err error) int {
 // decode batch loses nothing: the CPU decodes the batch, GPUFallbacks
 // counts it, and the next batch decodes on the GPU.
 func TestDecompressFaultFallback(t *testing.T) {
+	gputest.Require(t)
 	c := newGPUCompressor(t, 4096)
 	_, comp := decodeBatch(t, c, 3000)
 	want, wantErr := decodeOnCPUBackend(comp)
@@ -144,6 +145,7 @@ func (c *Compressor) DecompressBufferOn(buf *PageBuffer, pages []CompressedPage)
 // loses nothing, and the Compressor then decodes on the CPU. Each fault
 // runs in a child process, which it leaves unable to use the GPU.
 func TestDecompressStickyFaultFallback(t *testing.T) {
+	gputest.Require(t)
 	for _, f := range []gpuimpl.Fault{gpuimpl.FaultIllegalAddress, gpuimpl.FaultLaunchFailure} {
 		t.Run(f.String(), func(t *testing.T) {
 			if os.Getenv("LZ4WARP_CHILD") == "" {
@@ -187,6 +189,7 @@ func TestDecompressStickyFaultFallback(t *testing.T) {
 //     the kernel events, device-GB/s from the batch's first to its last
 //     event (the payloads' copies in, overlapping the kernels).
 func BenchmarkDecode(b *testing.B) {
+	gputest.Require(b)
 	for _, be := range []string{"simd", "gpu", "gpubuf"} {
 		for _, name := range dataset.Names() {
 			for _, size := range batchSizes(b) {
@@ -231,6 +234,7 @@ func BenchmarkDecode(b *testing.B) {
 }
 
 func BenchmarkDecodeKernel(b *testing.B) {
+	gputest.Require(b)
 	for _, name := range dataset.Names() {
 		for _, size := range batchSizes(b) {
 			b.Run(fmt.Sprintf("gpu/%s/%d", name, size), func(b *testing.B) {
