@@ -4,7 +4,7 @@ import "encoding/binary"
 
 // DecodeChunk is the most pages of one decode launch: a batch's chunks go
 // to two streams in turn, so that one chunk's payloads cross PCIe while
-// the kernel decodes the chunk before (RT-16).
+// the kernel decodes the chunk before (RT-17).
 const DecodeChunk = 8192
 
 // decodeLayout places a chunk's descriptors and payloads in one piece of

@@ -9,7 +9,7 @@ import (
 	"github.com/lz4warp/lz4warp/internal/cudart"
 )
 
-// decoder is an engine's decode state (RT-16): two streams that take a
+// decoder is an engine's decode state (RT-17): two streams that take a
 // batch's chunks in turn, its events, a pinned staging buffer of the
 // chunks' descriptors and payloads and its device copy, the device's
 // output pages and their pinned landing place for batches copied out, and
@@ -41,7 +41,7 @@ type decodeOut struct {
 	copy  bool
 }
 
-// DecodePending is a decode batch on its way (RT-16); Wait takes it.
+// DecodePending is a decode batch on its way (RT-17); Wait takes it.
 type DecodePending struct {
 	e     *Engine
 	n     int
@@ -69,7 +69,7 @@ func (e *Engine) Decompress(pages []Output, dst [][PageSize]byte, status []uint3
 
 // DecompressHost decodes pages into h.Pages[:len(pages)], the kernel
 // writing each page that decodes through h's mapping, so that the pages
-// cross PCIe once, as the kernel stores them (RT-16); otherwise as
+// cross PCIe once, as the kernel stores them (RT-17); otherwise as
 // Decompress.
 func (e *Engine) DecompressHost(pages []Output, h *HostPages, status []uint32) (Timings, error) {
 	if err := e.checkHost(h, len(pages)); err != nil {

@@ -22,7 +22,7 @@ func decodeEnv(name string, def int) int {
 	return def
 }
 
-// Checks GPU-11, RT-16 on the device: LZ4WARP_DECODE_PAGES pages (default
+// Checks GPU-11, RT-17 on the device: LZ4WARP_DECODE_PAGES pages (default
 // 1,000,000), in batches of LZ4WARP_DECODE_BATCH (default 100,000), half
 // valid pages of every kind (canonical, pierrec/lz4 at every level, liblz4
 // at fast, default and HC levels from the lz4 command or from the file

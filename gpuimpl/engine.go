@@ -218,7 +218,7 @@ type Engine struct {
 	nextSlot int
 	inject   Fault
 	closed   bool
-	dec      decoder // the decode batches' state (RT-16)
+	dec      decoder // the decode batches' state (RT-17)
 	// onChunk, when set, gets each finished chunk's first page, length and
 	// stage events, which stay valid until the next batch; onHost the
 	// host's steps, each with its chunk and the time since run began.

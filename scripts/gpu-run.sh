@@ -3,7 +3,8 @@
 # the test binaries that `make gpu-binaries` built beside
 # this script, each from its package's folder of the source tree two levels
 # up. Usage: run.sh [part...]; parts: devices cudart engine faults
-# conformance sanitizer features falsification cli bench (default: all).
+# conformance sanitizer features falsification cli bench decode (default:
+# all).
 # Output of every part goes to $OUT (default /tmp/lz4warp-gpu); the last
 # lines are one summary line per part.
 set -u
@@ -14,7 +15,7 @@ export OUT=${OUT:-/tmp/lz4warp-gpu}
 export LZ4WARP_REQUIRE_GPU=1
 mkdir -p "$OUT"
 parts=("$@")
-[[ ${#parts[@]} -gt 0 ]] || parts=(devices cudart engine faults conformance sanitizer features falsification cli bench)
+[[ ${#parts[@]} -gt 0 ]] || parts=(devices cudart engine faults conformance sanitizer features falsification cli bench decode)
 export PATH=$PATH:/usr/local/cuda/bin
 summary=()
 
@@ -42,6 +43,18 @@ metric='function metric(unit) { for (i = 2; i <= NF; i++) if ($i == unit) return
 extra() {
 	case $1 in
 	conformance*) grep -h '^conformance:' "$OUT/$1.log" | tail -1 | sed 's/^conformance:/;/' ;;
+	decode-conformance) grep -h '^decode:' "$OUT/$1.log" | tail -1 | sed 's/^decode:/;/' ;;
+	decode-sanitizer) { grep -h '^decode:' "$OUT/$1.log" | tail -1 | sed 's/^decode:/;/'; \
+		grep -h 'ERROR SUMMARY' "$OUT/$1.log" | tail -1 | sed 's/^=* */; /'; } | tr -d '\n' ;;
+	decode-bench) awk "$metric"'
+		/^BenchmarkDecodeKernel\/gpu\/mixed\/100000-/ { k = metric("kernel-GB/s") }
+		/^BenchmarkDecode\/gpubuf\/mixed\/10000-/ { p = metric("MB/s") }
+		/^BenchmarkDecode\/gpubuf\/mixed\/100000-/ { q = metric("MB/s") }
+		/^BenchmarkDecode\/simd\/mixed\/10000-/ { c = metric("MB/s") }
+		/^BenchmarkDecode\/simd\/mixed\/100000-/ { d = metric("MB/s") }
+		END { printf "; mixed: kernel %s GB/s at 100000; gpubuf %s / %s MB/s, simd %s / %s MB/s at 10000 / 100000", k, p, q, c, d }
+		' "$OUT/$1.log" ;;
+	decode-claims) grep -h '^decode claim:' "$OUT/$1.log" | sed 's/^decode claim:/;/' | tr -d '\n' ;;
 	sanitizer) grep -h 'ERROR SUMMARY' "$OUT/$1.log" | tail -1 | sed 's/^=* */; /' ;;
 	bench) awk "$metric"'
 		/^BenchmarkPinnedH2D\/64MiB-[0-9]/ { h = metric("h2d-GB/s") }
@@ -107,6 +120,31 @@ for part in "${parts[@]}"; do
 		run bench-kernel gpuimpl gpuimpl.test -test.run '^$' -test.bench "${KERNELBENCH:-KernelQueued}" \
 			-test.benchtime "${KERNELBENCHTIME:-20x}" -test.timeout 30m
 		grep -hE '^Benchmark' "$OUT/bench.log" "$OUT/bench-kernel.log" >"$OUT/bench.txt" 2>/dev/null
+		;;
+	decode)
+		# GPU decompression (GPU-11, RT-17, API-20 to API-22, DOC-10): the
+		# API and fault tests, conformance on 1,000,000 pages, memcheck on
+		# 10,000 valid and 10,000 hostile pages, the benchmarks (GPU and
+		# CPU in the same run) and the documentation's claims.
+		setup_goroot
+		export LZ4WARP_LIBLZ4_BLOCKS=$bin/liblz4-blocks.bin LZ4WARP_LIBLZ4_REQUIRED=1
+		run decode-api . lz4warp.test -test.v -test.count=1 -test.run 'TestDecompress|TestDecodeErrors|TestSelectDecode'
+		run decode-conformance gpuimpl gpuimpl.test -test.v -test.count=1 -test.run '^TestDecodeConformance$' -test.timeout 30m
+		if command -v compute-sanitizer >/dev/null; then
+			echo "=== decode-sanitizer"
+			(cd "$root/gpuimpl" && LZ4WARP_DECODE_PAGES=20000 LZ4WARP_DECODE_BATCH=20000 compute-sanitizer --tool memcheck \
+				"$bin/gpuimpl.test" -test.v -test.count=1 -test.run '^TestDecodeConformance$' -test.timeout 60m) \
+				2>&1 | tee "$OUT/decode-sanitizer.log"
+			rc=${PIPESTATUS[0]}
+			summary+=("decode-sanitizer: $([[ $rc -eq 0 ]] && echo PASS || echo "FAIL (exit $rc)")$(extra decode-sanitizer)")
+		else
+			summary+=("decode-sanitizer: skipped (no compute-sanitizer)")
+		fi
+		run decode-bench . lz4warp.test -test.run '^$' -test.bench "${DECODEBENCH:-^BenchmarkDecode}" \
+			-test.benchtime "${DECODEBENCHTIME:-5x}" -test.timeout 40m -batches="${BATCHES:-1000,3000,10000,30000,100000}"
+		LZ4WARP_DECODE_BENCH=$OUT/decode-bench.log run decode-claims falsification falsification.test \
+			-test.v -test.count=1 -test.run '^TestDecodeClaims$'
+		grep -hE '^Benchmark' "$OUT/decode-bench.log" >"$OUT/decode-bench.txt" 2>/dev/null
 		;;
 	*) summary+=("$part: unknown part") ;;
 	esac
