@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lz4warp/lz4warp/internal/dataset"
 	"github.com/lz4warp/lz4warp/internal/fastlz4"
 	"github.com/lz4warp/lz4warp/internal/golden"
 	"github.com/lz4warp/lz4warp/internal/ptxexec"
@@ -376,8 +377,8 @@ func TestDecodeWarpSyncsAreNeeded(t *testing.T) {
 			t.Errorf("without line %d %q: %v, want a shared-memory race", i+1, strings.TrimSpace(line), err)
 		}
 	}
-	if syncs != 2 {
-		t.Errorf("the decode kernel has %d bar.warp.sync, the test expects 2", syncs)
+	if syncs != 3 {
+		t.Errorf("the decode kernel has %d bar.warp.sync, the test expects 3", syncs)
 	}
 }
 
@@ -469,4 +470,37 @@ func TestWriteLiblz4Corpus(t *testing.T) {
 		t.Fatalf("the corpus file reads back as %d blocks (%v), want %d", len(back), err, len(all))
 	}
 	t.Logf("%s: %d blocks", *liblz4Out, len(all))
+}
+
+// BenchmarkDecodeKernelInstructions runs the decode kernel on the executor
+// over the canonical pages of the first 1,000 pages of each data set and
+// reports the warp instructions a page takes, the work the GPU's schedulers
+// issue (GPU-11).
+func BenchmarkDecodeKernelInstructions(b *testing.B) {
+	text := DecodePTX(90)
+	for _, name := range dataset.Names() {
+		b.Run("executor/"+name+"/1000", func(b *testing.B) {
+			set, err := dataset.Load(name, 1000)
+			if err != nil {
+				b.Skip(err)
+			}
+			cases := make([]decodeCase, len(set))
+			for i := range set {
+				cases[i] = canonicalCase(&set[i])
+			}
+			b.SetBytes(int64(len(set)) * PageSize)
+			var steps int64
+			for b.Loop() {
+				mod, err := ptxexec.Load(text)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, _, err := decodeOnCPU(mod, cases); err != nil {
+					b.Fatal(err)
+				}
+				steps = mod.Steps()
+			}
+			b.ReportMetric(float64(steps)/float64(len(set)), "warp-instr/page")
+		})
+	}
 }
