@@ -4,8 +4,24 @@ import "encoding/binary"
 
 // DecodeChunk is the most pages of one decode launch: a batch's chunks go
 // to two streams in turn, so that one chunk's payloads cross PCIe while
-// the kernel decodes the chunk before (RT-17).
+// the kernel decodes the chunk before, and the host lays out the next
+// (RT-17).
 const DecodeChunk = 8192
+
+// firstDecodeChunk is the size of a batch's first chunk, which the device
+// waits for the host to lay out; each chunk after it is twice the one
+// before, up to DecodeChunk.
+const firstDecodeChunk = 1024
+
+// decodeChunks cuts a batch of n pages into its chunks' sizes.
+func decodeChunks(n int) []int {
+	var sizes []int
+	for size := firstDecodeChunk; n > 0; size = min(2*size, DecodeChunk) {
+		sizes = append(sizes, min(size, n))
+		n -= sizes[len(sizes)-1]
+	}
+	return sizes
+}
 
 // decodeLayout places a chunk's descriptors and payloads in one piece of
 // memory, as the decode kernel reads them (GPU-11): the descriptors, then

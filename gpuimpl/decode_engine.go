@@ -103,8 +103,8 @@ func (e *Engine) decodeNow(pages []Output, out decodeOut, status []uint32) (Timi
 	return p.Wait(status)
 }
 
-// startDecode queues a decode batch: chunk k of up to DecodeChunk pages is
-// laid out in the staging buffer by the host and then, in stream k mod 2,
+// startDecode queues a decode batch: chunk k (decodeChunks) is laid out in
+// the staging buffer by the host and then, in stream k mod 2,
 // copied to the device, decoded and, for a batch copied out, copied back;
 // the host lays out chunk k+1 while the device works on chunk k.
 func (e *Engine) startDecode(pages []Output, out decodeOut) (*DecodePending, error) {
@@ -152,15 +152,17 @@ func (e *Engine) queueDecode(p *DecodePending, pages []Output) error {
 		return err
 	}
 	n := len(pages)
-	chunks := (n + DecodeChunk - 1) / DecodeChunk
+	sizes := decodeChunks(n)
 	// Each chunk's piece starts on a 256-byte boundary of the staging.
-	var pieces []int
+	pieces := make([]int, len(sizes))
 	total := 0
-	for lo := 0; lo < n; lo += DecodeChunk {
-		pieces = append(pieces, total)
-		l := layoutChunk(pages[lo:min(lo+DecodeChunk, n)], e.scratchOffsets())
+	for k, lo := 0, 0; k < len(sizes); k++ {
+		pieces[k] = total
+		l := layoutChunk(pages[lo:lo+sizes[k]], e.scratchOffsets())
 		total += (l.size + 255) &^ 255
+		lo += sizes[k]
 	}
+	chunks := len(sizes)
 	if err := e.dec.grow(e, total, n, p.out.copy || p.out.host == nil, 2*chunks); err != nil {
 		return err
 	}
@@ -178,9 +180,8 @@ func (e *Engine) queueDecode(p *DecodePending, pages []Output) error {
 	if err := dc.streams[1].Wait(dc.begin); err != nil {
 		return err
 	}
-	for k := range chunks {
-		lo := k * DecodeChunk
-		cn := min(DecodeChunk, n-lo)
+	for k, lo := 0, 0; k < chunks; k, lo = k+1, lo+sizes[k] {
+		cn := sizes[k]
 		part := pages[lo : lo+cn]
 		l := layoutChunk(part, e.scratchOffsets())
 		piece := dc.staging.Bytes[pieces[k] : pieces[k]+l.size]

@@ -504,3 +504,16 @@ func BenchmarkDecodeKernelInstructions(b *testing.B) {
 		})
 	}
 }
+
+// Checks RT-17: a batch's chunks start at 1,024 pages and double up to
+// DecodeChunk, and add up to the batch.
+func TestDecodeChunks(t *testing.T) {
+	for n, want := range map[int][]int{
+		0: nil, 1: {1}, 1024: {1024}, 1025: {1024, 1}, 10000: {1024, 2048, 4096, 2832},
+		40000: {1024, 2048, 4096, 8192, 8192, 8192, 8192, 64},
+	} {
+		if got := decodeChunks(n); !slices.Equal(got, want) {
+			t.Errorf("decodeChunks(%d) = %v, want %v", n, got, want)
+		}
+	}
+}
