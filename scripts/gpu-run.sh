@@ -4,7 +4,8 @@
 # this script, each from its package's folder of the source tree two levels
 # up. Usage: run.sh [part...]; parts: devices cudart engine faults
 # conformance sanitizer features falsification cli bench decode (default:
-# all).
+# all); decode is decode-api decode-conformance decode-sanitizer
+# decode-bench, each a part too.
 # Output of every part goes to $OUT (default /tmp/lz4warp-gpu); the last
 # lines are one summary line per part.
 set -u
@@ -77,7 +78,8 @@ extra() {
 # setup_goroot: the Go installation (or stand-in) the data sets read.
 source "$bin/goroot.sh"
 
-for part in "${parts[@]}"; do
+for ((i = 0; i < ${#parts[@]}; i++)); do
+	part=${parts[i]}
 	case $part in
 	devices)
 		nvidia-smi --query-gpu=name,driver_version,memory.total,pcie.link.gen.max,pcie.link.width.max --format=csv | tee "$OUT/devices.log"
@@ -122,17 +124,27 @@ for part in "${parts[@]}"; do
 		grep -hE '^Benchmark' "$OUT/bench.log" "$OUT/bench-kernel.log" >"$OUT/bench.txt" 2>/dev/null
 		;;
 	decode)
-		# GPU decompression (GPU-11, RT-17, API-20 to API-22, DOC-10): the
-		# API and fault tests, conformance on 1,000,000 pages, memcheck on
-		# 10,000 valid and 10,000 hostile pages, the benchmarks (GPU and
-		# CPU in the same run) and the documentation's claims.
-		setup_goroot
-		export LZ4WARP_LIBLZ4_BLOCKS=$bin/liblz4-blocks.bin LZ4WARP_LIBLZ4_REQUIRED=1
+		# GPU decompression (GPU-11, RT-17, API-20 to API-22, DOC-10), each
+		# step also a part of its own: the API and fault tests, conformance
+		# on 1,000,000 pages, memcheck on 10,000 valid and 10,000 hostile
+		# pages, the benchmarks (GPU and CPU in the same run) with the
+		# verdicts on the documentation's claims.
+		parts+=(decode-api decode-conformance decode-sanitizer decode-bench)
+		;;
+	decode-api)
 		run decode-api . lz4warp.test -test.v -test.count=1 -test.run 'TestDecompress|TestDecodeErrors|TestSelectDecode'
-		run decode-conformance gpuimpl gpuimpl.test -test.v -test.count=1 -test.run '^TestDecodeConformance$' -test.timeout 30m
+		;;
+	decode-conformance)
+		setup_goroot
+		LZ4WARP_LIBLZ4_BLOCKS=$bin/liblz4-blocks.bin LZ4WARP_LIBLZ4_REQUIRED=1 \
+			run decode-conformance gpuimpl gpuimpl.test -test.v -test.count=1 -test.run '^TestDecodeConformance$' -test.timeout 30m
+		;;
+	decode-sanitizer)
+		setup_goroot
 		if command -v compute-sanitizer >/dev/null; then
 			echo "=== decode-sanitizer"
-			(cd "$root/gpuimpl" && LZ4WARP_DECODE_PAGES=20000 LZ4WARP_DECODE_BATCH=20000 compute-sanitizer --tool memcheck \
+			(cd "$root/gpuimpl" && LZ4WARP_DECODE_PAGES=20000 LZ4WARP_DECODE_BATCH=20000 \
+				LZ4WARP_LIBLZ4_BLOCKS=$bin/liblz4-blocks.bin LZ4WARP_LIBLZ4_REQUIRED=1 compute-sanitizer --tool memcheck \
 				"$bin/gpuimpl.test" -test.v -test.count=1 -test.run '^TestDecodeConformance$' -test.timeout 60m) \
 				2>&1 | tee "$OUT/decode-sanitizer.log"
 			rc=${PIPESTATUS[0]}
@@ -140,6 +152,9 @@ for part in "${parts[@]}"; do
 		else
 			summary+=("decode-sanitizer: skipped (no compute-sanitizer)")
 		fi
+		;;
+	decode-bench)
+		setup_goroot
 		run decode-bench . lz4warp.test -test.run '^$' -test.bench "${DECODEBENCH:-^BenchmarkDecode}" \
 			-test.benchtime "${DECODEBENCHTIME:-5x}" -test.timeout 40m -batches="${BATCHES:-1000,3000,10000,30000,100000}"
 		LZ4WARP_DECODE_BENCH=$OUT/decode-bench.log run decode-claims falsification falsification.test \
