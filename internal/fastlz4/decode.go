@@ -10,8 +10,6 @@ import (
 // The GPU's decoder checks the same bound.
 const MaxLengthField = MaxBlockSize + 65535
 
-const maxLength = MaxLengthField
-
 // decodeFast takes a sequence only when it starts with this many bytes of
 // src and of dst left (decode_amd64.s says why these suffice).
 const (
@@ -209,7 +207,7 @@ func readLength(src []byte, in, v int) (int, int, error) {
 		b := src[in]
 		in++
 		v += int(b)
-		if v > maxLength {
+		if v > MaxLengthField {
 			return 0, 0, ErrCorrupt
 		}
 		if b != 255 {
