@@ -118,7 +118,7 @@ func ExampleDefaultConfig() {
 	cfg := lz4warp.DefaultConfig()
 	fmt.Printf("%+v\n", cfg)
 	// Output:
-	// {DeviceIndex:0 Algorithm:lz4 BatchSize:1000 AsyncDMA:true RingBufferSlots:4}
+	// {DeviceIndex:0 Devices:[] AllDevices:false Algorithm:lz4 BatchSize:1000 AsyncDMA:true RingBufferSlots:4}
 }
 
 func ExampleConfig_Validate() {

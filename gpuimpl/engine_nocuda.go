@@ -41,3 +41,23 @@ func (*Engine) StartHost(*HostPages, int) (*Pending, error) { return nil, ErrNot
 
 // Wait is unreachable without CUDA support.
 func (*Pending) Wait() ([]Output, Timings, error) { return nil, Timings{}, ErrNotAvailable }
+
+// Queues is false without CUDA support.
+func (*Engine) Queues(int) bool { return false }
+
+// deviceState is a device's shared context; without CUDA support there is
+// none.
+type deviceState struct{}
+
+// Pinner page-locks HostPages for several engines; without CUDA support
+// there is none.
+type Pinner struct{}
+
+// NewPinner returns ErrNotAvailable without CUDA support.
+func NewPinner(int) (*Pinner, error) { return nil, ErrNotAvailable }
+
+// NewHostPages returns ErrNotAvailable without CUDA support.
+func (*Pinner) NewHostPages(int, []*Engine) (*HostPages, error) { return nil, ErrNotAvailable }
+
+// Close releases nothing.
+func (*Pinner) Close() error { return nil }

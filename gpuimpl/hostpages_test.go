@@ -38,8 +38,8 @@ func TestHostPagesLayout(t *testing.T) {
 			t.Errorf("%d pages: slots at %d (cap %d), meta at %d", n,
 				offset(h.mem, h.slots), cap(h.slots), offset(h.mem, h.meta))
 		}
-		if h.gen != -1 || h.owner != nil || h.dev != 0 {
-			t.Errorf("%d pages: registered (generation %d) before any engine locked them", n, h.gen)
+		if len(h.lock.addrs) != 0 || h.lock.engines != nil || h.dev != 0 {
+			t.Errorf("%d pages: registered (%v) before any engine locked them", n, h.lock.addrs)
 		}
 	}
 }
