@@ -379,9 +379,11 @@ func (p *devicePool) join(pages []Page, host *gpuimpl.HostPages, parts []part, r
 		b.pages = compressedPages(res[0].out)
 		return b, nil
 	}
-	if out, ok := adjacent(res); ok && host != nil {
-		b.pages = compressedPages(out)
-		return b, nil
+	if host != nil {
+		if out, ok := adjacent(res); ok {
+			b.pages = compressedPages(out)
+			return b, nil
+		}
 	}
 	b.pages = make([]CompressedPage, len(pages))
 	for i, r := range res {
@@ -396,15 +398,14 @@ func (p *devicePool) join(pages []Page, host *gpuimpl.HostPages, parts []part, r
 }
 
 // adjacent returns the GPU's outputs of every part as one slice when each
-// part's lie right after the part before's, in one array (a HostPages'
-// outputs, which only its Ranges divide).
+// part's lie right after the part before's. They must all lie in one array
+// (a HostPages' outputs, which its Ranges divide): separate allocations
+// that happen to be neighbours are no slice.
 func adjacent(res []partResult) ([]gpuimpl.Output, bool) {
+	base := uintptr(unsafe.Pointer(unsafe.SliceData(res[0].out)))
 	n := 0
 	for _, r := range res {
-		if r.onCPU || len(r.out) == 0 {
-			return nil, false
-		}
-		if n > 0 && unsafe.SliceData(r.out) != (*gpuimpl.Output)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(res[0].out)), n*int(unsafe.Sizeof(gpuimpl.Output{})))) {
+		if r.onCPU || len(r.out) == 0 || uintptr(unsafe.Pointer(unsafe.SliceData(r.out))) != base+uintptr(n)*unsafe.Sizeof(gpuimpl.Output{}) {
 			return nil, false
 		}
 		n += len(r.out)
