@@ -72,3 +72,32 @@ func ExampleCompressor_GPUError() {
 	// Output:
 	// no GPU
 }
+
+// A Compressor on several GPUs: Devices lists them, AllDevices takes every
+// supported one. Streams of batches go to the least-loaded device and a
+// large batch is split across them, with the same bytes as on one device.
+// Stats.Devices tells each device's share; in a build without CUDA, as
+// here, it is empty and the CPU compresses.
+func ExampleConfig_devices() {
+	cfg := lz4warp.DefaultConfig()
+	cfg.AllDevices = true // or cfg.Devices = []int{0, 1}
+	c, err := lz4warp.NewCompressor(cfg)
+	if err != nil {
+		panic(err)
+	}
+	defer c.Close()
+	res, err := c.CompressBatch(make([]lz4warp.Page, 20000))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(len(res.Pages), "pages")
+	for _, d := range c.Stats().Devices {
+		fmt.Printf("device %d: %d pages, %.1f GB/s, %d fallbacks\n", d.Index, d.PagesCompressed, d.ThroughputGBps(), d.Fallbacks)
+	}
+	cfg.Devices = []int{1, 1}
+	cfg.AllDevices = false
+	fmt.Println(cfg.Validate())
+	// Output:
+	// 20000 pages
+	// lz4warp: invalid configuration: Devices lists device 1 twice, at 0 and 1
+}

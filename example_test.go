@@ -294,3 +294,10 @@ func ExampleCompressor_CompressBufferAsync() {
 	// Output:
 	// 8000 pages, true stored in under a tenth
 }
+
+func ExampleDeviceStats_ThroughputGBps() {
+	d := lz4warp.DeviceStats{Index: 1, PagesCompressed: 1e6, BusyTime: 100 * time.Millisecond}
+	fmt.Printf("device %d: %.2f GB/s\n", d.Index, d.ThroughputGBps())
+	// Output:
+	// device 1: 40.96 GB/s
+}

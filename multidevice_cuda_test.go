@@ -9,8 +9,8 @@ import (
 	"os/exec"
 	"runtime"
 	"slices"
-	"sync"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/lz4warp/lz4warp/gpuimpl"
