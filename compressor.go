@@ -18,7 +18,7 @@ type Compressor struct {
 	cfg    Config
 	mu     sync.Mutex  // serialises batches and guards stats
 	gpu    *devicePool // the GPUs in use; nil without, or once every one is dropped
-	gpuErr error       // why gpu is nil although a GPU is present (API-11)
+	gpuErr error       // why gpu is nil (API-11)
 	// devices are every GPU the Compressor opened, for Stats (MD-6).
 	devices *devicePool
 	stats   Stats
@@ -36,21 +36,23 @@ func NewCompressor(cfg Config) (*Compressor, error) {
 	}
 	cfg.Devices = slices.Clone(cfg.Devices)
 	c := &Compressor{cfg: cfg}
-	if GPUAvailable() {
-		if p, err := openPool(cfg); err != nil {
-			c.gpuErr = fmt.Errorf("%w: %w", ErrGPUNotAvailable, err)
-		} else {
-			c.gpu, c.devices = p, p
-		}
+	if err := usableGPU(); err != nil {
+		c.gpuErr = err
+	} else if p, err := openPool(cfg); err != nil {
+		c.gpuErr = fmt.Errorf("%w: %w", ErrGPUNotAvailable, err)
+	} else {
+		c.gpu, c.devices = p, p
 	}
 	return c, nil
 }
 
-// GPUError reports why the Compressor uses no GPU although the machine has
-// one (API-11): an error wrapping ErrGPUNotAvailable and the error of
-// opening the GPU, or the sticky fault after which the Compressor stopped
-// using it (RT-9). It is nil while the Compressor uses a GPU, and on a
-// machine without one.
+// GPUError reports why the Compressor uses no GPU (API-11): an error
+// wrapping ErrGPUNotAvailable and the cause, which errors.Is and errors.As
+// reach: no driver library (ErrNoDriver), the driver's failed call
+// (*CUDAError, cuInit's on a machine whose driver cannot initialise), no
+// device or none supported, the error of opening the GPU, or the sticky
+// fault after which the Compressor stopped using it (RT-9). It is nil while
+// the Compressor uses a GPU.
 func (c *Compressor) GPUError() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -69,7 +71,7 @@ func NewGPUBatchCompressor(cfg Config) (*Compressor, error) {
 	}
 	p, err := openPool(cfg)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrGPUNotAvailable, err)
+		return nil, fmt.Errorf("%w: %w", ErrGPUNotAvailable, err)
 	}
 	cfg.Devices = slices.Clone(cfg.Devices)
 	return &Compressor{cfg: cfg, gpu: p, devices: p}, nil

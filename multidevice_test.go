@@ -314,14 +314,14 @@ func TestPoolSplits(t *testing.T) {
 		assert.Equal(t, c.pages, lo, "%+v: the parts cover the batch", c)
 	}
 	// Loaded devices come last: device 0 has 5,000 pages on its way.
-	p, fakes := fakePool(3, 1<<20)
+	p, _ := fakePool(3, 1<<20)
 	p.devs[0].load = 5000
 	parts := p.split(3 * splitPages)
 	assert.Equal(t, []*poolDevice{p.devs[1], p.devs[2], p.devs[0]}, []*poolDevice{parts[0].dev, parts[1].dev, parts[2].dev})
 	p.devs[0].load = 0
 
 	pages := numberedPages(0, 4*splitPages+3)
-	p, fakes = fakePool(3, 1<<20)
+	p, fakes := fakePool(3, 1<<20)
 	res, err := p.compress(pages, nil)
 	require.NoError(t, err)
 	requireSameBytes(t, pages, res.pages)

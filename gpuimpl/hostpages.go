@@ -20,14 +20,13 @@ func offset(mem, sub []byte) uint64 {
 // same time (MD-4).
 type HostPages struct {
 	// Pages are the batch's pages, for the caller to fill.
-	Pages [][PageSize]byte
-	slots []byte   // the packed payloads (GPU-8), at most OutSlot bytes per page
-	meta  []byte   // the kernel's meta words, 4 bytes per page
-	mem   []byte   // the whole page-locked piece that Pages, slots and meta lie in
-	out   []Output // CompressHost's outputs, reused by every batch
-	lock  *hostLock
-	dev   uint64 // the device address of mem[0] in the context of the current batch's engine
-	//lint:ignore U1000 the cuda build's StartHost and Wait use it
+	Pages   [][PageSize]byte
+	slots   []byte   // the packed payloads (GPU-8), at most OutSlot bytes per page
+	meta    []byte   // the kernel's meta words, 4 bytes per page
+	mem     []byte   // the whole page-locked piece that Pages, slots and meta lie in
+	out     []Output // CompressHost's outputs, reused by every batch
+	lock    *hostLock
+	dev     uint64   // the device address of mem[0] in the context of the current batch's engine
 	pending *Pending // the batch StartHost started, until Wait takes it
 }
 

@@ -1,5 +1,3 @@
-//go:build cuda
-
 package lz4warp
 
 import (
@@ -16,11 +14,15 @@ import (
 	"github.com/lz4warp/lz4warp/gpuimpl"
 	"github.com/lz4warp/lz4warp/internal/cudart"
 	"github.com/lz4warp/lz4warp/internal/dataset"
+	"github.com/lz4warp/lz4warp/internal/gputest"
 	"github.com/lz4warp/lz4warp/internal/intlist"
 )
 
-// supportedDevices are the indexes of the machine's supported GPUs.
+// supportedDevices are the indexes of the machine's supported GPUs; tb
+// skips without a usable GPU (gputest.Require).
 func supportedDevices(tb testing.TB) []int {
+	tb.Helper()
+	gputest.Require(tb)
 	devs, err := Devices()
 	if err != nil {
 		tb.Fatal(err)

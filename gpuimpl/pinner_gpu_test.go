@@ -1,11 +1,11 @@
-//go:build cuda
-
 package gpuimpl
 
 import (
 	"errors"
 	"sync"
 	"testing"
+
+	"github.com/lz4warp/lz4warp/internal/gputest"
 )
 
 // Checks MD-4, RT-13, RT-9: HostPages that a Pinner locked in a context of
@@ -16,6 +16,7 @@ import (
 // not listed is refused; the Pinner's context outlives its Close until the
 // last HostPages is closed.
 func TestPinnerHostPages(t *testing.T) {
+	gputest.Require(t)
 	devs, err := Devices()
 	if err != nil || len(devs) == 0 {
 		t.Fatalf("Devices() = %v, %v", devs, err)
