@@ -223,8 +223,8 @@ func (p *devicePool) byLoad(skip []*poolDevice) []*poolDevice {
 	return live
 }
 
-// reserve gives n pages to d; p.mu is held.
-func (p *devicePool) reserve(d *poolDevice, n int) {
+// reserve gives the device n pages; devicePool.mu is held.
+func (d *poolDevice) reserve(n int) {
 	if d.load == 0 {
 		d.busySince = time.Now()
 	}
@@ -240,7 +240,7 @@ func (p *devicePool) next(n int, skip []*poolDevice) *poolDevice {
 	if len(live) == 0 {
 		return nil
 	}
-	p.reserve(live[0], n)
+	live[0].reserve(n)
 	return live[0]
 }
 
@@ -265,7 +265,7 @@ func (p *devicePool) split(n int) []part {
 	parts := make([]part, k)
 	for i := range parts {
 		parts[i] = part{lo: n * i / k, hi: n * (i + 1) / k, dev: live[i]}
-		p.reserve(live[i], parts[i].hi-parts[i].lo)
+		live[i].reserve(parts[i].hi - parts[i].lo)
 	}
 	return parts
 }
@@ -342,7 +342,7 @@ type gpuBatch struct {
 func (p *devicePool) compress(pages []Page, host *gpuimpl.HostPages) (gpuBatch, error) {
 	parts := p.split(len(pages))
 	if parts == nil {
-		return p.join(pages, host, []part{{hi: len(pages)}}, []partResult{p.runPart(nil, pages, nil, nil)})
+		return joinParts(pages, host, []part{{hi: len(pages)}}, []partResult{p.runPart(nil, pages, nil, nil)})
 	}
 	res := make([]partResult, len(parts))
 	run := func(i int) {
@@ -358,13 +358,13 @@ func (p *devicePool) compress(pages []Page, host *gpuimpl.HostPages) (gpuBatch, 
 		}
 		wg.Wait()
 	}
-	return p.join(pages, host, parts, res)
+	return joinParts(pages, host, parts, res)
 }
 
-// join makes one batch of its parts' results, in page order. The GPU's
+// joinParts makes one batch of its parts' results, in page order. The GPU's
 // outputs of a host batch lie in host, one after the other, and are viewed
 // in place; otherwise they are copied into one slice.
-func (p *devicePool) join(pages []Page, host *gpuimpl.HostPages, parts []part, res []partResult) (gpuBatch, error) {
+func joinParts(pages []Page, host *gpuimpl.HostPages, parts []part, res []partResult) (gpuBatch, error) {
 	var b gpuBatch
 	for _, r := range res {
 		if r.err != nil {
@@ -453,7 +453,7 @@ func (p *devicePool) start(pages []Page, host *gpuimpl.HostPages) (*poolPending,
 		if !p.finish(d, n, err) {
 			return nil, err
 		}
-		q.res, q.err = p.join(pages, host, []part{{hi: n}}, []partResult{p.runPart(p.next(n, []*poolDevice{d}), pages, host, []*poolDevice{d})})
+		q.res, q.err = joinParts(pages, host, []part{{hi: n}}, []partResult{p.runPart(p.next(n, []*poolDevice{d}), pages, host, []*poolDevice{d})})
 		return q, nil
 	}
 	q.d, q.w = d, w
@@ -476,7 +476,7 @@ func (q *poolPending) Wait() (gpuBatch, error) {
 		tried := []*poolDevice{d}
 		r = q.p.runPart(q.p.next(n, tried), q.pages, q.host, tried)
 	}
-	q.res, q.err = q.p.join(q.pages, q.host, []part{{hi: n}}, []partResult{r})
+	q.res, q.err = joinParts(q.pages, q.host, []part{{hi: n}}, []partResult{r})
 	return q.res, q.err
 }
 
