@@ -71,7 +71,8 @@ func pinnedBuffer(t *testing.T, c *Compressor, pages []Page) *PageBuffer {
 }
 
 // Checks MD-7, MD-1, MD-3, MD-2, MD-4, MD-6: each device alone, and every
-// device together, gives every page the reference's bytes: single-device
+// device together, gives every page (generated, and the text, binaries and
+// memory of the machine where found) the reference's bytes: single-device
 // Compressors by Devices, then one on AllDevices with split batches from Go
 // memory and from a page-locked buffer (the payloads of raw pages being
 // the buffer's own pages, where each device wrote them), and streams of
@@ -79,6 +80,15 @@ func pinnedBuffer(t *testing.T, c *Compressor, pages []Page) *PageBuffer {
 func TestMultiDeviceConformance(t *testing.T) {
 	c, idx := multiDeviceCompressor(t, 4096)
 	pages := mixedPages(len(idx)*3*splitPages+101, 2026)
+	for _, name := range []string{dataset.Text, dataset.Binaries, dataset.Coredump} {
+		set, err := dataset.Load(name, 8192)
+		if err != nil {
+			t.Logf("%s: %v", name, err)
+			continue
+		}
+		pages = append(pages, set...)
+	}
+	t.Logf("%d pages, on each of %d devices alone and on all of them", len(pages), len(idx))
 	for _, i := range idx {
 		cfg := DefaultConfig()
 		cfg.Devices, cfg.BatchSize = []int{i}, 4096
