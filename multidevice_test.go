@@ -573,3 +573,36 @@ func TestCompressorOverFakeDevices(t *testing.T) {
 	assert.True(t, s.Devices[0].Dropped && s.Devices[1].Dropped, "Stats still lists the dropped devices")
 	require.NoError(t, c.Close())
 }
+
+// Checks MD-5, MD-2: when a sticky fault drops a device, the other batches
+// it had on their way are compressed elsewhere at their Wait, and later
+// batches avoid it.
+func TestPoolDropWithBatchesOnTheirWay(t *testing.T) {
+	p, fakes := fakePool(3, 1<<20)
+	sticky := fmt.Errorf("%w: %w: injected", gpuimpl.ErrFault, gpuimpl.ErrDeviceLost)
+	var started []*poolPending
+	for i := range 6 { // two on each device
+		q, err := p.start(numberedPages(10000*i, 1000), nil)
+		require.NoError(t, err)
+		started = append(started, q)
+	}
+	require.Same(t, p.devs[1], started[1].d)
+	require.Same(t, p.devs[1], started[4].d)
+	fakes[1].setFault(sticky, 1)
+	for _, q := range started {
+		res, err := q.Wait()
+		require.NoError(t, err)
+		requireSameBytes(t, q.pages, res.pages)
+		assert.Zero(t, res.cpuPages)
+	}
+	s := p.stats()
+	assert.True(t, s[1].Dropped)
+	assert.Equal(t, uint64(2), s[1].Fallbacks, "the faulted batch and the one after it")
+	assert.Zero(t, s[1].PagesCompressed)
+	assert.Equal(t, uint64(6000), s[0].PagesCompressed+s[2].PagesCompressed)
+	q, err := p.start(numberedPages(90000, 10), nil)
+	require.NoError(t, err)
+	assert.NotSame(t, p.devs[1], q.d)
+	_, err = q.Wait()
+	require.NoError(t, err)
+}
