@@ -327,6 +327,12 @@ func (p *devicePool) runPart(d *poolDevice, pages []Page, host *gpuimpl.HostPage
 	return partResult{cpu: compressParallel(pages), onCPU: true}
 }
 
+// redo compresses pages that failed on device failed elsewhere (MD-5).
+func (p *devicePool) redo(pages []Page, host *gpuimpl.HostPages, failed *poolDevice) partResult {
+	tried := []*poolDevice{failed}
+	return p.runPart(p.next(len(pages), tried), pages, host, tried)
+}
+
 // gpuBatch is what the pool made of a batch: its pages, the timings summed
 // over its devices, and how many of its pages the CPU compressed after
 // faults (API-15, MD-5).
@@ -342,7 +348,7 @@ type gpuBatch struct {
 func (p *devicePool) compress(pages []Page, host *gpuimpl.HostPages) (gpuBatch, error) {
 	parts := p.split(len(pages))
 	if parts == nil {
-		return joinParts(pages, host, []part{{hi: len(pages)}}, []partResult{p.runPart(nil, pages, nil, nil)})
+		return whole(pages, host, p.runPart(nil, pages, nil, nil))
 	}
 	res := make([]partResult, len(parts))
 	run := func(i int) {
@@ -395,6 +401,11 @@ func joinParts(pages []Page, host *gpuimpl.HostPages, parts []part, res []partRe
 		}
 	}
 	return b, nil
+}
+
+// whole makes a batch of one part's result.
+func whole(pages []Page, host *gpuimpl.HostPages, r partResult) (gpuBatch, error) {
+	return joinParts(pages, host, []part{{hi: len(pages)}}, []partResult{r})
 }
 
 // adjacent returns the GPU's outputs of every part as one slice when each
@@ -453,7 +464,7 @@ func (p *devicePool) start(pages []Page, host *gpuimpl.HostPages) (*poolPending,
 		if !p.finish(d, n, err) {
 			return nil, err
 		}
-		q.res, q.err = joinParts(pages, host, []part{{hi: n}}, []partResult{p.runPart(p.next(n, []*poolDevice{d}), pages, host, []*poolDevice{d})})
+		q.res, q.err = whole(pages, host, p.redo(pages, host, d))
 		return q, nil
 	}
 	q.d, q.w = d, w
@@ -473,10 +484,9 @@ func (q *poolPending) Wait() (gpuBatch, error) {
 	q.w = nil
 	r := partResult{out: out, t: t, err: err}
 	if q.p.finish(d, n, err) {
-		tried := []*poolDevice{d}
-		r = q.p.runPart(q.p.next(n, tried), q.pages, q.host, tried)
+		r = q.p.redo(q.pages, q.host, d)
 	}
-	q.res, q.err = joinParts(q.pages, q.host, []part{{hi: n}}, []partResult{r})
+	q.res, q.err = whole(q.pages, q.host, r)
 	return q.res, q.err
 }
 
