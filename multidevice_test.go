@@ -92,8 +92,7 @@ func TestDeviceIndexes(t *testing.T) {
 // batch until its Wait.
 type fakeEngine struct {
 	mu        sync.Mutex // guards what the test reads while the pool runs
-	name      int
-	queues    int // the most pages Start queues
+	queues    int        // the most pages Start queues
 	delay     time.Duration
 	fault     error // the next call's error
 	faultN    int   // calls to fail with fault, 1 when 0
@@ -234,7 +233,7 @@ func fakePool(n, queues int) (*devicePool, []*fakeEngine) {
 	engines := make([]gpuEngine, n)
 	index := make([]int, n)
 	for i := range fakes {
-		fakes[i] = &fakeEngine{name: i, queues: queues}
+		fakes[i] = &fakeEngine{queues: queues}
 		engines[i], index[i] = fakes[i], 10+i
 	}
 	p := newDevicePool(index, engines)
