@@ -134,6 +134,9 @@ func runBench(e *env, args []string) error {
 	gpu := lz4warp.GPUAvailable()
 	fmt.Fprintf(table, "lz4warp bench: up to %d pages per dataset; GPU available: %v; SelectBackend: simd from %d pages, gpu from %d pages\n",
 		*pages, gpu, lz4warp.SIMDMinBatch, lz4warp.GPUMinBatch)
+	if devs.chosen() {
+		fmt.Fprintf(table, "devices: %s; under each GPU point on several, one line per device (the point's row is the total)\n", devs.String())
+	}
 	var points []*benchPoint
 	dw := len("dataset")
 	for _, name := range sets {
