@@ -57,6 +57,14 @@ func multiDeviceCompressor(t *testing.T, batchSize int) (*Compressor, []int) {
 	return c, idx
 }
 
+// backendOf is res's backend, for messages; res is nil after an error.
+func backendOf(res *BatchResult) string {
+	if res == nil {
+		return "none"
+	}
+	return res.Backend.String()
+}
+
 // pinnedBuffer is a page-locked buffer of c holding pages, closed when the
 // test ends.
 func pinnedBuffer(t *testing.T, c *Compressor, pages []Page) *PageBuffer {
@@ -98,7 +106,7 @@ func TestMultiDeviceConformance(t *testing.T) {
 		}
 		res, err := one.CompressBatch(pages)
 		if err != nil || res.Backend != BackendGPU {
-			t.Fatalf("device %d: backend %v, %v", i, res.Backend, err)
+			t.Fatalf("device %d: backend %v, %v", i, backendOf(res), err)
 		}
 		checkAgainstReference(t, pages, res.Pages)
 		buf, err := one.NewPageBuffer(len(pages))
@@ -107,7 +115,7 @@ func TestMultiDeviceConformance(t *testing.T) {
 		}
 		copy(buf.Pages(), pages)
 		if res, err = one.CompressBuffer(buf, len(pages)); err != nil || res.Backend != BackendGPU {
-			t.Fatalf("device %d, buffer: backend %v, %v", i, res.Backend, err)
+			t.Fatalf("device %d, buffer: backend %v, %v", i, backendOf(res), err)
 		}
 		checkAgainstReference(t, pages, res.Pages)
 		buf.Close()
@@ -119,7 +127,7 @@ func TestMultiDeviceConformance(t *testing.T) {
 
 	res, err := c.CompressBatch(pages)
 	if err != nil || res.Backend != BackendGPU {
-		t.Fatalf("all devices: backend %v, %v", res.Backend, err)
+		t.Fatalf("all devices: backend %v, %v", backendOf(res), err)
 	}
 	checkAgainstReference(t, pages, res.Pages)
 	for i, s := range c.Stats().Devices {
@@ -132,7 +140,7 @@ func TestMultiDeviceConformance(t *testing.T) {
 	for round := range 2 { // the second finds every device's address of the buffer known
 		res, err = c.CompressBuffer(buf, len(pages))
 		if err != nil || res.Backend != BackendGPU {
-			t.Fatalf("buffer, round %d: backend %v, %v", round, res.Backend, err)
+			t.Fatalf("buffer, round %d: backend %v, %v", round, backendOf(res), err)
 		}
 		checkAgainstReference(t, pages, res.Pages)
 		for i, p := range res.Pages {
@@ -157,7 +165,7 @@ func TestMultiDeviceConformance(t *testing.T) {
 			if pending[k] != nil {
 				res, err := pending[k].Wait()
 				if err != nil || res.Backend != BackendGPU {
-					t.Fatalf("stream, round %d, buffer %d: backend %v, %v", round, k, res.Backend, err)
+					t.Fatalf("stream, round %d, buffer %d: backend %v, %v", round, k, backendOf(res), err)
 				}
 				checkAgainstReference(t, sets[k], res.Pages)
 			}
@@ -200,7 +208,7 @@ func TestMultiDeviceFault(t *testing.T) {
 			res, err = c.CompressBuffer(buf, len(pages))
 		}
 		if err != nil || res.Backend != BackendGPU {
-			t.Fatalf("%v: backend %v, %v; want another GPU to take the part", f, res.Backend, err)
+			t.Fatalf("%v: backend %v, %v; want another GPU to take the part", f, backendOf(res), err)
 		}
 		checkAgainstReference(t, pages, res.Pages)
 		s := c.Stats()
@@ -209,7 +217,7 @@ func TestMultiDeviceFault(t *testing.T) {
 		}
 		before := s.Devices[0].PagesCompressed
 		if res, err = c.CompressBuffer(buf, len(pages)); err != nil || res.Backend != BackendGPU {
-			t.Fatalf("%v: the batch after: %v, %v", f, res.Backend, err)
+			t.Fatalf("%v: the batch after: %v, %v", f, backendOf(res), err)
 		}
 		checkAgainstReference(t, pages, res.Pages)
 		if c.Stats().Devices[0].PagesCompressed == before {
@@ -224,7 +232,7 @@ func TestMultiDeviceFault(t *testing.T) {
 	}
 	res, err := p.Wait()
 	if err != nil || res.Backend != BackendGPU {
-		t.Fatalf("started batch: backend %v, %v", res.Backend, err)
+		t.Fatalf("started batch: backend %v, %v", backendOf(res), err)
 	}
 	checkAgainstReference(t, pages[:3000], res.Pages)
 	if s := c.Stats(); s.Devices[0].Fallbacks != 3 || s.GPUFallbacks != 0 {
