@@ -64,42 +64,133 @@ func (c *Compressor) checkDecode(b Backend, n, room int) error {
 
 // decompress decodes pages into dst on backend b and accounts for the
 // batch; on the GPU, dst is host.Pages when host is not nil. A GPU fault
-// decodes the batch on the CPU (API-15). c.mu is held.
+// decodes the batch on another GPU or the CPU (API-15). c.mu is held.
 func (c *Compressor) decompress(b Backend, pages []CompressedPage, dst []Page, host *gpuimpl.HostPages) error {
 	start := time.Now()
-	var err error
 	if b == BackendGPU {
-		status := make([]uint32, len(pages))
-		var gerr error
-		if host != nil {
-			_, gerr = c.gpu.DecompressHost(outputs(pages), host, status)
-		} else {
-			_, gerr = c.gpu.Decompress(outputs(pages), dst, status)
-		}
-		return c.finishDecode(pages, dst, status, gerr, start)
+		status, err := c.gpu.decompress(pages, dst, host, nil)
+		return c.finishDecode(pages, dst, status, err, start)
 	}
-	err = decodeCPU(b, pages, dst)
+	err := decodeCPU(b, pages, dst)
 	c.accountDecode(len(pages), err, start)
 	return err
 }
 
 // finishDecode makes the error of a GPU decode batch from its statuses
-// (decodeErrors), or after a GPU fault decodes the batch on the CPU
-// (API-15), and accounts for it; c.mu is held.
+// (decodeErrors), or where no GPU decoded it (status nil, after faults)
+// decodes the batch on the CPU (API-15), and accounts for it; c.mu is held.
 func (c *Compressor) finishDecode(pages []CompressedPage, dst []Page, status []uint32, gerr error, start time.Time) error {
-	var err error
-	switch {
-	case gerr == nil:
-		err = decodeErrors(pages, dst, status)
-	case errors.Is(gerr, gpuimpl.ErrFault):
-		c.dropLostGPU(gerr)
-		c.stats.GPUFallbacks++
-		err = decodeCPU(BackendSIMD, pages, dst)
-	default:
+	if gerr != nil {
 		return gerr
 	}
+	var err error
+	if status != nil {
+		err = decodeErrors(pages, dst, status)
+	} else {
+		c.stats.GPUFallbacks++
+		err = decodeCPU(BackendSIMD, pages, dst)
+	}
+	c.dropLostGPUs()
 	c.accountDecode(len(pages), err, start)
 	return err
+}
+
+// gpuDecoder is a gpuEngine that decodes (GPU-11, RT-17): the CUDA engine.
+type gpuDecoder interface {
+	Decompress(pages []gpuimpl.Output, dst [][PageSize]byte, status []uint32) (gpuimpl.Timings, error)
+	DecompressHost(pages []gpuimpl.Output, h *gpuimpl.HostPages, status []uint32) (gpuimpl.Timings, error)
+	StartDecompressHost(pages []gpuimpl.Output, h *gpuimpl.HostPages) (*gpuimpl.DecodePending, error)
+}
+
+// errNoDecoder reports a device whose engine does not decode.
+var errNoDecoder = errors.New("lz4warp: the GPU engine does not decode")
+
+// decodeDevice returns the least-loaded live device not in skip, or nil.
+// A decode batch takes one device whole and reserves no pages on it: the
+// devices' loads and statistics are their compression's (MD-2, MD-6).
+func (p *devicePool) decodeDevice(skip []*poolDevice) *poolDevice {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if live := p.byLoad(skip); len(live) > 0 {
+		return live[0]
+	}
+	return nil
+}
+
+// decompress decodes pages on a device into dst, or host's pages when host
+// is not nil, and returns their statuses; after a fault, on another device,
+// and it returns no statuses when none is left, for the caller to decode
+// the batch on the CPU (MD-5). tried are devices already tried.
+func (p *devicePool) decompress(pages []CompressedPage, dst []Page, host *gpuimpl.HostPages, tried []*poolDevice) ([]uint32, error) {
+	status := make([]uint32, len(pages))
+	for d := p.decodeDevice(tried); d != nil; d = p.decodeDevice(tried) {
+		dec, ok := d.engine.(gpuDecoder)
+		if !ok {
+			return nil, errNoDecoder
+		}
+		var err error
+		d.run.Lock()
+		if host != nil {
+			_, err = dec.DecompressHost(outputs(pages), host, status)
+		} else {
+			_, err = dec.Decompress(outputs(pages), dst, status)
+		}
+		d.run.Unlock()
+		if !p.fault(d, err) {
+			return status, err
+		}
+		tried = append(tried, d)
+	}
+	return nil, nil
+}
+
+// poolDecode is a decode batch that devicePool.startDecompress gave to a
+// device.
+type poolDecode struct {
+	p     *devicePool
+	d     *poolDevice
+	pages []CompressedPage
+	host  *gpuimpl.HostPages
+	w     *gpuimpl.DecodePending
+}
+
+// startDecompress starts decoding pages into host's pages on a device and
+// returns without waiting for it; after a fault at the start, the batch is
+// decoded at once as decompress does, and status (or no status, for the
+// CPU) is returned instead.
+func (p *devicePool) startDecompress(pages []CompressedPage, host *gpuimpl.HostPages) (*poolDecode, []uint32, error) {
+	d := p.decodeDevice(nil)
+	if d == nil {
+		return nil, nil, nil
+	}
+	dec, ok := d.engine.(gpuDecoder)
+	if !ok {
+		return nil, nil, errNoDecoder
+	}
+	d.run.Lock()
+	w, err := dec.StartDecompressHost(outputs(pages), host)
+	d.run.Unlock()
+	if err != nil {
+		if !p.fault(d, err) {
+			return nil, nil, err
+		}
+		status, err := p.decompress(pages, nil, host, []*poolDevice{d})
+		return nil, status, err
+	}
+	return &poolDecode{p: p, d: d, pages: pages, host: host, w: w}, nil, nil
+}
+
+// Wait returns the batch's statuses: the device's, or after a fault those
+// of another device, or none where the CPU is to decode it (MD-5).
+func (q *poolDecode) Wait() ([]uint32, error) {
+	status := make([]uint32, len(q.pages))
+	q.d.run.Lock()
+	_, err := q.w.Wait(status)
+	q.d.run.Unlock()
+	if !q.p.fault(q.d, err) {
+		return status, err
+	}
+	return q.p.decompress(q.pages, nil, q.host, []*poolDevice{q.d})
 }
 
 // accountDecode adds a decode batch of n pages that began at start and
@@ -189,7 +280,7 @@ type PendingDecode struct {
 	pages []CompressedPage
 	dst   []Page // the buffer's pages the batch decodes into
 	start time.Time
-	gpu   *gpuimpl.DecodePending // the GPU's batch until Wait takes it
+	gpu   *poolDecode // the GPU's batch until Wait takes it
 	err   error
 	done  bool
 }
@@ -207,16 +298,16 @@ func (c *Compressor) DecompressBufferAsync(buf *PageBuffer, pages []CompressedPa
 	}
 	p := &PendingDecode{c: c, buf: buf, pages: pages, dst: buf.pages[:len(pages)], start: time.Now()}
 	if SelectDecodeBackend(len(pages), c.gpu != nil) == BackendGPU && buf.host != nil {
-		gp, err := c.gpu.StartDecompressHost(outputs(pages), buf.host)
-		if err == nil {
+		gp, status, err := c.gpu.startDecompress(pages, buf.host)
+		if gp != nil {
 			p.gpu = gp
 			buf.decoding = p
 			return p, nil
 		}
-		if !errors.Is(err, gpuimpl.ErrFault) {
+		if err != nil {
 			return nil, err
 		}
-		p.err, p.done = c.finishDecode(pages, p.dst, nil, err, p.start), true
+		p.err, p.done = c.finishDecode(pages, p.dst, status, nil, p.start), true
 		return p, nil
 	}
 	p.err, p.done = c.decompress(SelectDecodeBackend(len(pages), false), pages, p.dst, nil), true
@@ -231,8 +322,7 @@ func (p *PendingDecode) Wait() error {
 	defer c.mu.Unlock()
 	if !p.done {
 		p.done = true
-		status := make([]uint32, len(p.pages))
-		_, gerr := p.gpu.Wait(status)
+		status, gerr := p.gpu.Wait()
 		p.gpu = nil
 		p.err = c.finishDecode(p.pages, p.dst, status, gerr, p.start)
 	}

@@ -111,13 +111,13 @@ func TestDecompressFaultFallback(t *testing.T) {
 	}
 	defer buf.Close()
 	for i, f := range []gpuimpl.Fault{gpuimpl.FaultOutOfMemory, gpuimpl.FaultInvalidLaunch} {
-		c.gpu.InjectFault(f)
+		c.gpu.injectFault(0, f)
 		got := make([]Page, len(comp))
 		sameDecode(t, f.String(), got, want, c.DecompressBatchOn(BackendGPU, comp, got), wantErr)
 		if c.Stats().GPUFallbacks != uint64(2*i+1) {
 			t.Errorf("%v: GPUFallbacks %d, want %d", f, c.Stats().GPUFallbacks, 2*i+1)
 		}
-		c.gpu.InjectFault(f)
+		c.gpu.injectFault(0, f)
 		clear(buf.Pages())
 		sameDecode(t, f.String()+" into a buffer", buf.Pages(), want, c.DecompressBufferOn(buf, comp), wantErr)
 		if c.Stats().GPUFallbacks != uint64(2*i+2) {
@@ -165,7 +165,7 @@ func TestDecompressStickyFaultFallback(t *testing.T) {
 			defer c.Close()
 			_, comp := decodeBatch(t, c, 2100)
 			want, wantErr := decodeOnCPUBackend(comp)
-			c.gpu.InjectFault(f)
+			c.gpu.injectFault(0, f)
 			got := make([]Page, len(comp))
 			sameDecode(t, f.String(), got, want, c.DecompressBatchOn(BackendGPU, comp, got), wantErr)
 			if c.Stats().GPUFallbacks != 1 || c.gpu != nil {

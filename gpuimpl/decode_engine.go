@@ -125,7 +125,7 @@ func (e *Engine) startDecode(pages []Output, out decodeOut) (*DecodePending, err
 	d.mu.RLock()
 	err := e.prepare()
 	if err == nil && out.host != nil {
-		err = out.host.register()
+		err = out.host.register(d)
 	}
 	p.gen = d.gen
 	if err == nil {
