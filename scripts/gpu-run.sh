@@ -84,8 +84,10 @@ extra() {
 	esac
 }
 
-# setup_goroot: the Go installation (or stand-in) the data sets read.
+# setup_goroot: the Go installation (or stand-in) the data sets read, set
+# up once for every part (several parts' tests read the data sets).
 source "$bin/goroot.sh"
+setup_goroot
 
 for ((i = 0; i < ${#parts[@]}; i++)); do
 	part=${parts[i]}
