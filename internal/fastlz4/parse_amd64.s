@@ -68,7 +68,7 @@
 // 72(SP) whether the loop is exiting; 80(SP) the offset of the last
 // match, or 0 if there was none since st.cursor and st.skipTo were last
 // brought up to date (SYNC); and 0 to 15(SP) the registers a round saves.
-TEXT ·encodeLoopAsm(SB), NOSPLIT, $112-48
+TEXT ·encodeLoopAsm(SB), NOSPLIT, $120-48
 	MOVQ st+0(FP), R8
 	MOVQ 0(R8), AX
 	MOVQ 8(R8), R9           // base: m holds no position before the cursor
@@ -110,7 +110,7 @@ parse:
 	SHRL    $16, DX          // c2
 	MOVWLZX R15, R15         // c1
 	CMPL    R8, (SI)(R15*1)
-	JNE     usec2
+	JNE     onlyc2
 	CMPL    R8, (SI)(DX*1)
 	JNE     chosen
 	CMPQ    DX, R15
@@ -241,15 +241,57 @@ slowdone:
 	ADDQ  cand+16(FP), R10
 	JMP   extended
 
-usec2:
+onlyc2:
 	MOVQ DX, R15
 	JMP  chosen
 
+usec2:
+	MOVQ 96(SP), R15
+	JMP  chosen
+
 both:
-	// Both candidates verify: the end of each match (as extend8 and
-	// extend1 find it), then the longer, c1 of two as long, on to slowdone.
+	// Both candidates verify. Where the 16 bytes past p+4 tell which
+	// match is longer, the longer (c1 of two as long) takes the path of
+	// a single candidate, which measures it again.
+	MOVQ    DX, 96(SP)       // c2
+	MOVQ    CX, 104(SP)      // j
+	MOVQ    lim+40(FP), DX
+	LEAQ    20(R14), R8
+	CMPQ    R8, 0(DX)        // matchLimit
+	JGT     bothslow
+	MOVQ    4(SI)(R14*1), R8
+	XORQ    4(SI)(R15*1), R8
+	MOVQ    12(SI)(R14*1), CX
+	XORQ    12(SI)(R15*1), CX
+	TZCNTQ  CX, CX
+	ADDQ    $64, CX
+	TZCNTQ  R8, R8
+	CMPQ    R8, $64
+	CMOVQEQ CX, R8
+	SHRQ    $3, R8
+	MOVQ    R8, 112(SP)      // c1's equal bytes past p+4, 16 for all
+	MOVQ    96(SP), DX
+	MOVQ    4(SI)(R14*1), R8
+	XORQ    4(SI)(DX*1), R8
+	MOVQ    12(SI)(R14*1), CX
+	XORQ    12(SI)(DX*1), CX
+	TZCNTQ  CX, CX
+	ADDQ    $64, CX
+	TZCNTQ  R8, R8
+	CMPQ    R8, $64
+	CMOVQEQ CX, R8
+	SHRQ    $3, R8           // c2's
+	MOVQ    104(SP), CX
+	CMPQ    R8, 112(SP)
+	JGT     usec2
+	CMPQ    R8, $16
+	JLT     chosen
+
+bothslow:
+	// Both may go on past 16 bytes, or end near matchLimit: the end of
+	// each match (as extend8 and extend1 find it), then the longer, c1 of
+	// two as long, on to slowdone.
 	MOVQ R15, 88(SP)         // c1
-	MOVQ DX, 96(SP)          // c2
 	MOVQ lim+40(FP), CX
 	LEAQ 4(R14), R9
 	LEAQ 4(R15), DX
