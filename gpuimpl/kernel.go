@@ -122,7 +122,7 @@ type pageKernel struct {
 	// lie inside the page, so set once before the loop, which leaves
 	// defined values, unused, in the other lanes.
 	groupExtra, candExtra, cand2Extra []ptx.Reg
-	raw                   ptx.Label
+	raw                               ptx.Label
 	// GPU-10: where the warp takes its next page, which lane 0 draws into
 	// page from the counter at sched, bounded by bound.
 	next                      ptx.Label

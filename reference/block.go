@@ -10,8 +10,8 @@ const (
 	MinMatch     = 4  // PARSE-3: shortest match
 	LastLiterals = 5  // PARSE-6: the last 5 bytes are always literals
 	MFLimit      = 12 // PARSE-6: a match starts at least 12 bytes before the end
-	HashLog      = 11 // PARSE-1: log2 of the hash table size
-	HashTableLen = 1 << HashLog // entries of two positions each (PARSE-1)
+	HashLog      = 11 // PARSE-1: log2 of the number of table entries, of two positions each
+	HashTableLen = 1 << HashLog
 	HashPrime    = 2654435761 // PARSE-1: Knuth's multiplicative constant, as in liblz4
 	MaxBlockSize = 65535      // offsets and table entries fit in 16 bits
 	maxOffset    = 65535

@@ -9,8 +9,9 @@ import (
 	"testing"
 )
 
-// Corpora lists the *.pages files of LZ4WARP_CORPUS, and Load samples them
-// as it does every set; without the variable there are none.
+// Checks RATIO-3's corpora: Corpora lists the *.pages files of
+// LZ4WARP_CORPUS, and Load samples them as it does every set; without the
+// variable there are none.
 func TestCorpora(t *testing.T) {
 	t.Setenv(CorpusEnv, "")
 	if names, err := Corpora(); err != nil || names != nil {

@@ -1,5 +1,6 @@
 // Package liblz4 calls the system's liblz4 (liblz4.so.1, which comes with
-// the lz4 command), loaded at run time, so that tests and benchmarks can
+// the lz4 command, or make lz4-tool's copy under LZ4_CACHE), loaded at run
+// time, so that tests and benchmarks can
 // hold lz4warp to LZ4's reference implementation on the same pages. Only
 // tests import it. Where the library or cgo is missing, Load reports
 // ErrUnavailable and nothing else may be called.

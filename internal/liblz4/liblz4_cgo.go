@@ -9,7 +9,7 @@ package liblz4
 
 typedef int (*lz4fn)(const char *, char *, int, int);
 
-static void *lz4open(void) { return dlopen("liblz4.so.1", RTLD_NOW | RTLD_LOCAL); }
+static void *lz4open(const char *path) { return dlopen(path, RTLD_NOW | RTLD_LOCAL); }
 static void *lz4sym(void *h, const char *name) { return dlsym(h, name); }
 static int lz4call(void *fn, const char *src, char *dst, int n, int cap) { return ((lz4fn)fn)(src, dst, n, cap); }
 */
@@ -17,6 +17,9 @@ import "C"
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"unsafe"
 )
@@ -24,9 +27,19 @@ import (
 type lib struct{ compress, decompress unsafe.Pointer }
 
 var loaded = sync.OnceValues(func() (*Lib, error) {
-	h := C.lz4open()
+	var h unsafe.Pointer
+	var errs []string
+	for _, path := range candidates() {
+		cpath := C.CString(path)
+		h = C.lz4open(cpath)
+		C.free(unsafe.Pointer(cpath))
+		if h != nil {
+			break
+		}
+		errs = append(errs, C.GoString(C.dlerror()))
+	}
 	if h == nil {
-		return nil, fmt.Errorf("%w: %s", ErrUnavailable, C.GoString(C.dlerror()))
+		return nil, fmt.Errorf("%w: %s", ErrUnavailable, strings.Join(errs, "; "))
 	}
 	l := &Lib{}
 	for _, s := range []struct {
@@ -44,6 +57,17 @@ var loaded = sync.OnceValues(func() (*Lib, error) {
 })
 
 func load() (*Lib, error) { return loaded() }
+
+// candidates are the names dlopen tries: the system's library, then the
+// copy that make lz4-tool unpacks under LZ4_CACHE where the system has none.
+func candidates() []string {
+	names := []string{"liblz4.so.1"}
+	if dir := os.Getenv("LZ4_CACHE"); dir != "" {
+		found, _ := filepath.Glob(filepath.Join(dir, "usr", "lib", "*", "liblz4.so.1"))
+		names = append(names, found...)
+	}
+	return names
+}
 
 // call passes src and dst to fn; empty slices pass a valid pointer all the
 // same (liblz4 reads nothing from them).

@@ -10,9 +10,10 @@ import (
 	"github.com/lz4warp/lz4warp/reference"
 )
 
-// liblz4's blocks decode with fastlz4 and the reference, fastlz4's with
-// liblz4, and PageSize counts as RATIO-2 says: 8 for a same-filled page,
-// 4,096 for an incompressible one, else liblz4's block length.
+// Checks RATIO-2, RATIO-3: the yardstick. liblz4's blocks decode with
+// fastlz4 and the reference, fastlz4's with liblz4, and PageSize counts as
+// RATIO-2 says: 8 for a same-filled page, 4,096 for an incompressible one,
+// else liblz4's block length.
 func TestRoundTrip(t *testing.T) {
 	lib := liblz4.Require(t)
 	for _, name := range []string{dataset.Text, dataset.Binaries, dataset.Random} {
