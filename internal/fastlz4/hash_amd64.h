@@ -1,51 +1,49 @@
 // ENTER enters position pos+k (k from 0 to 7) of the chunk being hashed,
 // as hashGroupsAsm does for each of eight positions a round: u = the word
-// at pos+k goes to AX, h = hash(u) (PARSE-1) to R8, the entry e = table[h]
-// to R9 and to the operand cand, and the table takes pos+k | e<<16 (made
-// in t1, PARSE-2). Then u XOR the word at c1 = e&0xffff and u XOR the word
-// at c2 = e>>16 (the second in t2), one of them 0 exactly when a candidate
-// verifies (PARSE-3), multiply to 0 exactly then (32-bit factors, a 64-bit
-// product), which CMPQ $1 turns into the carry flag, which RCRQ shifts
-// into R15 from the top.
+// at pos+k goes to AX, h = hash(u) (PARSE-1) to R8, the entry's halves
+// c1 and c2 to R9 and t1 (loaded apart: loads cost less than the ALU
+// steps that would split the entry) and to the entry's copy at cand (two
+// 16-bit stores), and the table takes pos+k | c1<<16 (PARSE-2). Then u XOR
+// the word at c1 and u XOR the word at c2, one of them 0 exactly when a
+// candidate verifies (PARSE-3), multiply to 0 exactly then (32-bit
+// factors, a 64-bit product), which CMPQ $1 turns into the carry flag,
+// which RCRQ shifts into R15 from the top. t2 is not used.
 #define ENTER(k, src, table, pos, t1, t2, cand) \
 	MOVL    k(src)(pos*1), AX; \
 	IMUL3L  $0x9e3779b1, AX, R8; \
 	SHRL    $21, R8; \
-	MOVL    (table)(R8*4), R9; \
-	MOVL    R9, t1; \
-	SHLL    $16, t1; \
-	LEAQ    k(pos)(t1*1), t1; \
-	MOVL    t1, (table)(R8*4); \
-	MOVL    R9, cand; \
-	MOVWLZX R9, R8; \
-	SHRL    $16, R9; \
-	MOVL    AX, t2; \
-	XORL    (src)(R8*1), AX; \
-	XORL    (src)(R9*1), t2; \
-	IMULQ   t2, AX; \
+	MOVWLZX (table)(R8*4), R9; \
+	MOVWLZX 2(table)(R8*4), t1; \
+	MOVW    R9, cand; \
+	MOVW    t1, 2+cand; \
+	MOVL    (src)(t1*1), t1; \
+	XORL    AX, t1; \
+	XORL    (src)(R9*1), AX; \
+	IMULQ   t1, AX; \
+	SHLL    $16, R9; \
+	LEAQ    k(pos)(R9*1), R9; \
+	MOVL    R9, (table)(R8*4); \
 	CMPQ    AX, $1; \
 	RCRQ    $1, R15
 
 // ENTERB is ENTER for encodeLoopAsm's rounds of B, with other registers:
-// u in DX, h and then c1 in R8, e and then c2 in R14, the new entry and
-// then the copy of u in CX, the table at R13, pos in BX, the verified set
-// in R15.
+// u in DX, h in R8, c1 in R14, c2 in CX, the table at R13, pos in BX, the
+// verified set in R15.
 #define ENTERB(k, cand) \
 	MOVL    k(SI)(BX*1), DX; \
 	IMUL3L  $0x9e3779b1, DX, R8; \
 	SHRL    $21, R8; \
-	MOVL    (R13)(R8*4), R14; \
-	MOVL    R14, CX; \
-	SHLL    $16, CX; \
-	LEAQ    k(BX)(CX*1), CX; \
-	MOVL    CX, (R13)(R8*4); \
-	MOVL    R14, cand; \
-	MOVWLZX R14, R8; \
-	SHRL    $16, R14; \
-	MOVL    DX, CX; \
-	XORL    (SI)(R8*1), DX; \
-	XORL    (SI)(R14*1), CX; \
+	MOVWLZX (R13)(R8*4), R14; \
+	MOVWLZX 2(R13)(R8*4), CX; \
+	MOVW    R14, cand; \
+	MOVW    CX, 2+cand; \
+	MOVL    (SI)(CX*1), CX; \
+	XORL    DX, CX; \
+	XORL    (SI)(R14*1), DX; \
 	IMULQ   CX, DX; \
+	SHLL    $16, R14; \
+	LEAQ    k(BX)(R14*1), R14; \
+	MOVL    R14, (R13)(R8*4); \
 	CMPQ    DX, $1; \
 	RCRQ    $1, R15
 
@@ -100,3 +98,23 @@
 	SHRL    $16, R10; \
 	CMPL    AX, (DX)(R10*1); \
 	JEQ     found
+
+// EQUAL16 sets R8 to the number of equal bytes in the 16 past p+4 (R14)
+// and past c+4 (c a register other than R8 and CX), 16 for all, or to -1
+// where u32(c) differs from u32(p), c not verifying (PARSE-3); it changes
+// CX. encodeLoopAsm's loads stay inside src: p+20 <= matchLimit, c < p.
+#define EQUAL16(c) \
+	MOVQ    4(SI)(R14*1), R8; \
+	XORQ    4(SI)(c*1), R8; \
+	MOVQ    12(SI)(R14*1), CX; \
+	XORQ    12(SI)(c*1), CX; \
+	TZCNTQ  CX, CX; \
+	ADDQ    $64, CX; \
+	TZCNTQ  R8, R8; \
+	CMPQ    R8, $64; \
+	CMOVQEQ CX, R8; \
+	SHRQ    $3, R8; \
+	MOVL    (SI)(R14*1), CX; \
+	CMPL    CX, (SI)(c*1); \
+	MOVQ    $-1, CX; \
+	CMOVQNE CX, R8

@@ -102,47 +102,33 @@ parse:
 	LEAQ    (R9)(CX*1), R14  // p: the first verified position left
 	CMPQ    R14, R13
 	JGE     exitrel
-	// PARSE-3, PARSE-4: c1 if it verifies and c2 does not, c2 if only it
-	// does; where both do (and differ), both matches are measured.
-	MOVL    (R10)(CX*4), R15 // the entry
-	MOVL    (SI)(R14*1), R8
-	MOVL    R15, DX
-	SHRL    $16, DX          // c2
-	MOVWLZX R15, R15         // c1
-	CMPL    R8, (SI)(R15*1)
-	JNE     onlyc2
-	CMPL    R8, (SI)(DX*1)
-	JNE     chosen
-	CMPQ    DX, R15
-	JNE     both
-
-chosen:
+	MOVL    (R10)(CX*4), R15 // the entry: c1 | c2<<16
 	MOVQ    lim+40(FP), DX
 	LEAQ    20(R14), R8
 	CMPQ    R8, 0(DX)        // matchLimit
-	JGT     slowext4
+	JGT     slowpick
 	// The set from p+4 on: no match ends before.
 	SHRQ    CL, AX
 	SHRQ    $4, AX
 	LEAQ    16(R10)(CX*4), R10
-	// PARSE-4: the common match ends within the 16 bytes past the 4 that
-	// verified; then its length less 4 is the number of equal bytes, the
-	// first differing bit of the two 8-byte differences over 8, without
-	// a branch on which of them has it.
-	MOVQ    4(SI)(R14*1), R8
-	XORQ    4(SI)(R15*1), R8
-	MOVQ    12(SI)(R14*1), CX
-	XORQ    12(SI)(R15*1), CX
-	MOVQ    R8, DX
-	ORQ     CX, DX
-	JZ      slowext20
-	TZCNTQ  CX, CX
-	ADDQ    $64, CX
-	TZCNTQ  R8, DX
-	TESTQ   R8, R8
-	CMOVQEQ CX, DX
-	MOVQ    DX, CX
-	SHRQ    $3, CX           // matchLen
+	// PARSE-3, PARSE-4: the common match ends within the 16 bytes past
+	// the 4 that verified; then its length less 4 is the number of equal
+	// bytes, the first differing bit of the two 8-byte differences over 8.
+	// Each candidate's count, -1 where it does not verify, and the larger
+	// (c1 on a tie) are found without a branch: which candidate wins is
+	// as hard to predict as a coin.
+	MOVL    R15, DX
+	SHRL    $16, DX          // c2
+	MOVWLZX R15, R15         // c1
+	EQUAL16(R15)
+	MOVQ    R8, 112(SP)      // c1's count
+	EQUAL16(DX)
+	MOVQ    112(SP), CX
+	CMPQ    R8, CX
+	CMOVQGT DX, R15
+	CMOVQGT R8, CX           // matchLen less 4, 16 when it may go on
+	CMPQ    CX, $16
+	JEQ     long16
 	SHRQ    CL, AX
 	LEAQ    (R10)(CX*4), R10
 	LEAQ    4(R14)(CX*1), R9 // end
@@ -241,56 +227,38 @@ slowdone:
 	ADDQ  cand+16(FP), R10
 	JMP   extended
 
-onlyc2:
-	MOVQ DX, R15
-	JMP  chosen
+long16:
+	// The 16 bytes past p+4 are equal: the match goes on from p+20, or
+	// where both candidates' do, both are measured to their ends.
+	CMPQ R8, 112(SP)
+	JNE  slowext20
+	MOVQ DX, 96(SP)          // c2
+	JMP  bothslow
 
-usec2:
-	MOVQ 96(SP), R15
-	JMP  chosen
-
-both:
-	// Both candidates verify. Where the 16 bytes past p+4 tell which
-	// match is longer, the longer (c1 of two as long) takes the path of
-	// a single candidate, which measures it again.
+slowpick:
+	// Fewer than 16 bytes before matchLimit: the candidate that verifies,
+	// or both to their ends where both do.
+	MOVL    R15, DX
+	SHRL    $16, DX          // c2
+	MOVWLZX R15, R15         // c1
+	MOVL    (SI)(R14*1), R8
+	CMPL    R8, (SI)(R15*1)
+	JNE     slowpick2
+	CMPL    R8, (SI)(DX*1)
+	JNE     slowext4
+	CMPQ    DX, R15
+	JEQ     slowext4
 	MOVQ    DX, 96(SP)       // c2
-	MOVQ    CX, 104(SP)      // j
-	MOVQ    lim+40(FP), DX
-	LEAQ    20(R14), R8
-	CMPQ    R8, 0(DX)        // matchLimit
-	JGT     bothslow
-	MOVQ    4(SI)(R14*1), R8
-	XORQ    4(SI)(R15*1), R8
-	MOVQ    12(SI)(R14*1), CX
-	XORQ    12(SI)(R15*1), CX
-	TZCNTQ  CX, CX
-	ADDQ    $64, CX
-	TZCNTQ  R8, R8
-	CMPQ    R8, $64
-	CMOVQEQ CX, R8
-	SHRQ    $3, R8
-	MOVQ    R8, 112(SP)      // c1's equal bytes past p+4, 16 for all
-	MOVQ    96(SP), DX
-	MOVQ    4(SI)(R14*1), R8
-	XORQ    4(SI)(DX*1), R8
-	MOVQ    12(SI)(R14*1), CX
-	XORQ    12(SI)(DX*1), CX
-	TZCNTQ  CX, CX
-	ADDQ    $64, CX
-	TZCNTQ  R8, R8
-	CMPQ    R8, $64
-	CMOVQEQ CX, R8
-	SHRQ    $3, R8           // c2's
-	MOVQ    104(SP), CX
-	CMPQ    R8, 112(SP)
-	JGT     usec2
-	CMPQ    R8, $16
-	JLT     chosen
+	JMP     bothslow
+
+slowpick2:
+	MOVQ DX, R15
+	JMP  slowext4
 
 bothslow:
-	// Both may go on past 16 bytes, or end near matchLimit: the end of
-	// each match (as extend8 and extend1 find it), then the longer, c1 of
-	// two as long, on to slowdone.
+	// Both candidates verify and may go on past 16 bytes, or end near
+	// matchLimit: the end of each match (as extend8 and extend1 find it),
+	// then the longer, c1 of two as long, on to slowdone.
 	MOVQ R15, 88(SP)         // c1
 	MOVQ lim+40(FP), CX
 	LEAQ 4(R14), R9
