@@ -118,7 +118,7 @@ func ExampleDefaultConfig() {
 	cfg := lz4warp.DefaultConfig()
 	fmt.Printf("%+v\n", cfg)
 	// Output:
-	// {DeviceIndex:0 Algorithm:lz4 BatchSize:1000 AsyncDMA:true RingBufferSlots:4}
+	// {DeviceIndex:0 Devices:[] AllDevices:false Algorithm:lz4 BatchSize:1000 AsyncDMA:true RingBufferSlots:4}
 }
 
 func ExampleConfig_Validate() {
@@ -293,4 +293,11 @@ func ExampleCompressor_CompressBufferAsync() {
 	fmt.Println(c.Stats().PagesCompressed, "pages,", stored < batches*pagesPerBatch*lz4warp.PageSize/10, "stored in under a tenth")
 	// Output:
 	// 8000 pages, true stored in under a tenth
+}
+
+func ExampleDeviceStats_ThroughputGBps() {
+	d := lz4warp.DeviceStats{Index: 1, PagesCompressed: 1e6, BusyTime: 100 * time.Millisecond}
+	fmt.Printf("device %d: %.2f GB/s\n", d.Index, d.ThroughputGBps())
+	// Output:
+	// device 1: 40.96 GB/s
 }

@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
 # Runs lz4warp's GPU suite on a machine with an NVIDIA GPU and its driver:
-# the test binaries that `make gpu-binaries` built with -tags cuda beside
+# the test binaries that `make gpu-binaries` built beside
 # this script, each from its package's folder of the source tree two levels
 # up. Usage: run.sh [part...]; parts: devices cudart engine faults
-# conformance sanitizer features falsification cli bench (default: all).
+# multidevice conformance sanitizer features falsification cli bench
+# (default: all), and bench-multi (spec/multi-device.md MD-9, not by default).
 # Output of every part goes to $OUT (default /tmp/lz4warp-gpu); the last
 # lines are one summary line per part.
 set -u
 bin=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$bin/../.." && pwd)
 export OUT=${OUT:-/tmp/lz4warp-gpu}
+# A test that needs a GPU fails here instead of skipping (RT-10).
+export LZ4WARP_REQUIRE_GPU=1
 mkdir -p "$OUT"
 parts=("$@")
-[[ ${#parts[@]} -gt 0 ]] || parts=(devices cudart engine faults conformance sanitizer features falsification cli bench)
+[[ ${#parts[@]} -gt 0 ]] || parts=(devices cudart engine faults multidevice conformance sanitizer features falsification cli bench)
 export PATH=$PATH:/usr/local/cuda/bin
 summary=()
 
@@ -49,6 +52,14 @@ extra() {
 		/^BenchmarkEndToEnd\/simd\/mixed\/100000/ { c = metric("MB/s") }
 		END { printf "; pinned H2D %s GB/s; mixed/100000: kernel %s GB/s, end to end gpu %s MB/s, gpubuf %s MB/s, simd %s MB/s", h, k, g, p, c }
 		' "$OUT/$1.log" ;;
+	bench-multi) awk "$metric"'
+		/^BenchmarkMultiDevice\/gpu1\/mixed\/30000-/ { g1 = metric("MB/s") }
+		/^BenchmarkMultiDevice\/gpu2\/mixed\/30000-/ { g2 = metric("MB/s") }
+		/^BenchmarkMultiDevice\/gpu4\/mixed\/30000-/ { g4 = metric("MB/s") }
+		/^BenchmarkHostLimits\/h2d-all4-/ { h = metric("MB/s") }
+		/^BenchmarkHostLimits\/memmove-2GiB-/ { m = metric("MB/s") }
+		END { printf "; mixed/30000 MB/s (last run): 1 GPU %s, 2 GPUs %s, 4 GPUs %s; pinned H2D to 4 at once %s MB/s; memmove %s MB/s", g1, g2, g4, h, m }
+		' "$OUT/$1.log" ;;
 	bench-kernel) awk "$metric"'
 		/^BenchmarkKernelQueued\/gpu\/mixed\/1000-/ { a = metric("kernel-GB/s") }
 		/^BenchmarkKernelQueued\/gpu\/mixed\/100000-/ { b = metric("kernel-GB/s") }
@@ -71,6 +82,19 @@ for part in "${parts[@]}"; do
 	cudart) run cudart internal/cudart internal-cudart.test -test.v -test.count=1 ;;
 	engine) run engine gpuimpl gpuimpl.test -test.v -test.count=1 -test.run 'TestEngine|TestKernel|TestAssemble' ;;
 	faults) run faults . lz4warp.test -test.v -test.count=1 -test.run 'TestCompressor|TestCompressBuffer' ;;
+	multidevice)
+		# Several GPUs (spec/multi-device.md); the root's tests skip with one.
+		run pinner gpuimpl gpuimpl.test -test.v -test.count=1 -test.run '^TestPinnerHostPages$'
+		run multidevice . lz4warp.test -test.v -test.count=1 -test.run '^TestMultiDevice' -test.timeout 20m
+		run devices-all . lz4warp devices -devices all
+		run bench-all . lz4warp bench -devices all -backends gpu -data mixed,text -batches 10000,30000 -pages 30000 -svg ''
+		;;
+	bench-multi)
+		setup_goroot
+		run bench-multi . lz4warp.test -test.run '^$' -test.bench '^Benchmark(MultiDevice|HostLimits)$' \
+			-test.benchtime "${BENCHTIME:-200x}" -test.count "${COUNT:-3}" -test.timeout 60m ${BENCHFLAGS:-}
+		grep -hE '^Benchmark' "$OUT/bench-multi.log" >"$OUT/bench-multi.txt" 2>/dev/null
+		;;
 	conformance)
 		run conformance gpuimpl gpuimpl.test -test.v -test.count=1 -test.run '^TestConformance$' -test.timeout 20m
 		# The conformance package: its rapid property on GPU batches and its

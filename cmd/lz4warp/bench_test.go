@@ -32,7 +32,7 @@ func BenchmarkCompressStream(b *testing.B) {
 			data := benchData(b, name)
 			for _, batch := range []int{64, 1000} {
 				b.Run(fmt.Sprintf("%s/%s/%d", backend, name, batch), func(b *testing.B) {
-					pc, err := newPageCompressor(backend, batch)
+					pc, err := newPageCompressor(backend, batch, deviceChoice{})
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -54,7 +54,7 @@ func BenchmarkCompressStream(b *testing.B) {
 // compress writes: dataset.
 func BenchmarkDecompressStream(b *testing.B) {
 	e := &env{ctx: context.Background(), stderr: io.Discard}
-	pc, err := newPageCompressor("auto", 1000)
+	pc, err := newPageCompressor("auto", 1000, deviceChoice{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -41,6 +41,8 @@ func runCompress(e *env, args []string) error {
 	ff.register(fs)
 	backend := fs.String("backend", "auto", "backend: auto, scalar, simd or gpu")
 	batch := fs.Int("batch", lz4warp.DefaultConfig().BatchSize, "pages per CompressBatch call")
+	var devs deviceChoice
+	fs.Var(&devs, "devices", "GPUs to use: all, or indexes such as 0,1 (default: device 0)")
 	operand, err := singleOperand(fs, args)
 	if err != nil {
 		return err
@@ -52,7 +54,7 @@ func runCompress(e *env, args []string) error {
 	if outPath == "-" && e.stdoutTTY {
 		return usagef("refusing to write compressed data to a terminal (use -o or redirect stdout)")
 	}
-	pc, err := newPageCompressor(*backend, *batch)
+	pc, err := newPageCompressor(*backend, *batch, devs)
 	if err != nil {
 		return err
 	}

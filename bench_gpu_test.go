@@ -1,9 +1,8 @@
-//go:build cuda
-
 package lz4warp
 
 import (
 	"fmt"
+	"github.com/lz4warp/lz4warp/internal/gputest"
 	"os"
 	"slices"
 	"strconv"
@@ -57,6 +56,7 @@ var gpuBench struct {
 // gpuBenchCompressor opens the GPU Compressor the benchmarks share, before
 // any timed loop.
 func gpuBenchCompressor(b *testing.B) *Compressor {
+	gputest.Require(b)
 	gpuBench.Lock()
 	defer gpuBench.Unlock()
 	if gpuBench.c == nil {
@@ -108,20 +108,15 @@ func gpuBenchRun(b *testing.B, pages []Page, buf *PageBuffer) []CompressedPage {
 		out = res.Pages
 		t = c.lastTimings
 	} else {
-		var o []gpuimpl.Output
-		var err error
+		var host *gpuimpl.HostPages
 		if buf != nil {
-			o, t, err = c.gpu.CompressHost(buf.host, len(pages))
-		} else {
-			o, t, err = c.gpu.Compress(pages)
+			host = buf.host
 		}
-		if err != nil {
-			b.Fatal(err)
+		gb, err := c.gpu.compress(pages, host)
+		if err != nil || gb.cpuPages > 0 {
+			b.Fatalf("%v, %d pages on the CPU", err, gb.cpuPages)
 		}
-		out = make([]CompressedPage, len(o))
-		for i := range o {
-			out[i] = CompressedPage{Kind: PageKind(o[i].Kind), Data: o[i].Data}
-		}
+		out, t = gb.pages, gb.timings
 	}
 	gpuBench.bytes += float64(len(pages) * PageSize)
 	gpuBench.t.Kernel += t.Kernel
@@ -198,6 +193,7 @@ func BenchmarkEndToEnd(b *testing.B) {
 // that is fewer; LZ4WARP_BENCH_INFLIGHT lists the k (default 2,4,8). Every
 // batch's Wait is inside the timed loop.
 func BenchmarkEndToEndAsync(b *testing.B) {
+	gputest.Require(b)
 	for _, k := range benchInflight(b) {
 		for _, name := range dataset.Names() {
 			for _, size := range batchSizes(b) {
@@ -283,6 +279,7 @@ func gpuBenchBuffer(b *testing.B, pages []Page) *PageBuffer {
 }
 
 func BenchmarkGPUKernel(b *testing.B) {
+	gputest.Require(b)
 	for _, name := range dataset.Names() {
 		for _, size := range batchSizes(b) {
 			b.Run(fmt.Sprintf("gpu/%s/%d", name, size), func(b *testing.B) {
@@ -324,6 +321,7 @@ func median(d []time.Duration) time.Duration {
 // 64MiB-registered-thp), and the same 64 MiB of Go memory in back-to-back
 // copies of the sizes of the engine's chunks (64MiB-registered-in-*).
 func BenchmarkPinnedH2D(b *testing.B) {
+	gputest.Require(b)
 	const size = 64 << 20
 	c, err := cudart.NewContext(0)
 	if err != nil {
@@ -412,6 +410,7 @@ func BenchmarkPinnedH2D(b *testing.B) {
 // driver-allocated pinned memory and the device: how much the D2H stage of
 // the pipeline costs the H2D copies that bound it (RT-6).
 func BenchmarkPinnedDuplex(b *testing.B) {
+	gputest.Require(b)
 	const size = 64 << 20
 	c, err := cudart.NewContext(0)
 	if err != nil {

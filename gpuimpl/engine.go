@@ -1,5 +1,3 @@
-//go:build cuda
-
 package gpuimpl
 
 import (
@@ -16,7 +14,8 @@ import (
 	"github.com/lz4warp/lz4warp/internal/cudart"
 )
 
-// Devices lists the CUDA devices from their own attributes (RT-1).
+// Devices lists the CUDA devices from their own attributes (RT-1). Where
+// the driver cannot be used it returns cudart's error saying why (RT-16).
 func Devices() ([]Device, error) {
 	infos, err := cudart.Devices()
 	if err != nil {
@@ -282,6 +281,9 @@ func Open(opts Options) (*Engine, error) {
 	if opts.BatchPages > MaxBatchPages {
 		return nil, fmt.Errorf("gpuimpl: BatchPages %d is more than %d", opts.BatchPages, MaxBatchPages)
 	}
+	if err := cudart.Init(); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrNotAvailable, err)
+	}
 	d, err := acquireDevice(opts.DeviceIndex)
 	if err != nil {
 		return nil, err
@@ -472,7 +474,7 @@ func (e *Engine) CompressHost(h *HostPages, n int) ([]Output, Timings, error) {
 // checkHost checks that a batch of n pages of h may start.
 func (e *Engine) checkHost(h *HostPages, n int) error {
 	switch {
-	case h.owner != e || h.mem == nil:
+	case !h.usableBy(e):
 		return errHostPages
 	case n < 0 || n > len(h.Pages):
 		return fmt.Errorf("gpuimpl: %d pages of a HostPages of %d", n, len(h.Pages))
@@ -501,7 +503,7 @@ func (e *Engine) compress(pages [][PageSize]byte, host *HostPages) ([]Output, Ti
 	var t Timings
 	err := e.prepare()
 	if err == nil && host != nil {
-		err = host.register()
+		err = host.register(d)
 	}
 	gen := d.gen
 	if err == nil {
@@ -819,6 +821,11 @@ func (e *Engine) launchPages(s *slot, f Fault, n int, src, dst, meta, hostDst ui
 // (RT-14).
 func (e *Engine) direct(n int) bool { return n <= directPages && e.opts.AsyncDMA }
 
+// Queues reports whether StartHost queues a batch of n pages and returns
+// before the device is done with it (a direct batch, RT-15), rather than
+// compressing it at once.
+func (e *Engine) Queues(n int) bool { return n > 0 && e.direct(n) }
+
 // runDirect compresses host.Pages[:len(pages)] with the page kernel
 // reading the pages and writing the payloads and meta words through
 // host's mapping (RT-14): startDirect queues the batch and finishDirect
@@ -986,7 +993,7 @@ func (e *Engine) StartHost(h *HostPages, n int) (*Pending, error) {
 	d.mu.RLock()
 	err := e.prepare()
 	if err == nil {
-		err = h.register()
+		err = h.register(d)
 	}
 	p.gen = d.gen
 	var fault Fault
