@@ -149,7 +149,7 @@ func (e *Encoder) CompressBlock(dst, src []byte) (int, error) {
 		matchLimit := n - lastLiterals // a match ends at or before it (PARSE-4)
 		// Positions enter the table in chunks of up to 64, [base, next):
 		// hashChunk enters them all, without a branch per position, and
-		// returns the set m of those whose candidate verifies; the greedy
+		// returns the set m of those with a candidate that verifies; the greedy
 		// parse (PARSE-5) then takes from m the first one at or after
 		// cursor, and so on. After a chunk where no candidate verifies,
 		// the next positions past cursor go through scan, which stops at
@@ -292,7 +292,7 @@ type loopState struct {
 	anchor   int
 	litLimit int
 	sparse   bool
-	half     int    // cand[half:half+64] holds the chunk's candidates
+	half     int    // cand[half:half+64] holds the entries of the chunk's positions
 	bM       uint64 // pending: the verified set of the chunk at bBase
 	bBase    int
 	pending  bool // the chunk at bBase is hashed, into the other half

@@ -39,7 +39,7 @@
 //
 // Taking a chunk's sequences is a chain of dependent steps, hashing one
 // is many independent ones: so while it takes the sequences of a chunk
-// (A, candidates in cand[half:]), the loop hashes the next (B, into the
+// (A, entries in cand[half:]), the loop hashes the next (B, into the
 // other half), one round of sixteen positions before each sequence, and
 // the CPU overlaps the two. B starts at max(A's end, skipTo) as the next
 // chunk would; a later match that moves skipTo past B's start only means
@@ -53,8 +53,9 @@
 // loop runs; the loop itself holds it shifted down to the position rel,
 // the cursor or the chunk's base if that is later, so that taking a
 // sequence is a chain of few steps: the first set bit j gives p = rel+j
-// and the candidate at cand[half+p-base], and once the match's length is
-// known the set moves down past its end, which becomes rel.
+// and its entry at cand[half+p-base], whose candidate with the longer
+// match is c, and once the match's length is known the set moves down
+// past its end, which becomes rel.
 //
 // Registers in the parse: AX the set from rel, R9 rel (then end), R10
 // the address of cand[half+rel-base], R11 out, R12 anchor, R13 litLimit,
@@ -62,12 +63,14 @@
 // scratch. litLimit is always dstLen - out + anchor. A's base is
 // st.base; BX is B's next position to hash, from one round to the next.
 //
-// The frame holds the rest of B's state: 32(SP) where its next candidate
+// The frame holds the rest of B's state: 32(SP) where its next entry
 // goes, 40(SP) the verified set so far (complete after four rounds),
 // 48(SP) the rounds left, 56(SP) whether B exists, 64(SP) its base,
 // 72(SP) whether the loop is exiting; 80(SP) the offset of the last
 // match, or 0 if there was none since st.cursor and st.skipTo were last
-// brought up to date (SYNC); and 0 to 15(SP) the registers a round saves.
+// brought up to date (SYNC); 0 to 15(SP) the registers a round saves;
+// and, while two candidates are measured, 88(SP) c1, 96(SP) c2, 104(SP)
+// and 112(SP) a length or count.
 TEXT ·encodeLoopAsm(SB), NOSPLIT, $120-48
 	MOVQ st+0(FP), R8
 	MOVQ 0(R8), AX
