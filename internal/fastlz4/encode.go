@@ -224,11 +224,11 @@ func (e *Encoder) CompressBlock(dst, src []byte) (int, error) {
 			}
 			// PARSE-3, PARSE-4: the longer match of the candidates that
 			// verify (at least one does), c1 of two as long.
-			c, end := int(entry&0xffff), 0
-			if u := load32(s, p); load32(s, c) == u {
+			u, c, end := load32(s, p), int(entry&0xffff), 0
+			if load32(s, c) == u {
 				end = extend(s, p, c, matchLimit)
 			}
-			if c2 := int(entry >> 16); load32(s, c2) == load32(s, p) {
+			if c2 := int(entry >> 16); load32(s, c2) == u {
 				if end2 := extend(s, p, c2, matchLimit); end2 > end {
 					c, end = c2, end2
 				}
