@@ -97,9 +97,10 @@ with open(f'/proc/{pid}/maps') as m, open(f'/proc/{pid}/mem', 'rb', 0) as mem, o
             n = min(1 << 20, hi - a)
             try:
                 mem.seek(a)
-                o.write(mem.read(n))
+                b = mem.read(n)
             except OSError:
-                pass
+                continue  # a range the kernel refuses: left out whole
+            o.write(b + bytes(n - len(b)))  # a short read keeps the pages aligned
 PY
 		echo "/proc/PID/mem (readable mappings in order; gcore unavailable or refused)"
 	fi
