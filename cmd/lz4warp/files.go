@@ -57,10 +57,10 @@ func endedByDashDash(fs *flag.FlagSet, consumed []string) bool {
 
 // input is an opened input: stdin or a file.
 type input struct {
-	r    io.Reader
-	name string // for messages
-	path string // "" for stdin
-	size int64  // -1 when unknown
+	r     io.Reader
+	name  string // for messages
+	path  string // "" for stdin
+	size  int64  // -1 when unknown
 	mode  fs.FileMode
 	mtime time.Time // zero for stdin
 	f     *os.File

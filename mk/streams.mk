@@ -1,0 +1,17 @@
+# The streams and the command on a GPU host: cli-h100 gathers what
+# scripts/cli-h100.sh needs into build/cli-h100 (lz4warp built with -tags
+# cuda, the lz4 command); the device runs bash build/cli-h100/cli-h100.sh.
+CLI_H100 ?= $(BUILD)/cli-h100
+
+.PHONY: cli-h100 fuzz-streams
+cli-h100: cuda-sdk lz4-tool
+	rm -rf $(CLI_H100)
+	mkdir -p $(CLI_H100)/lib
+	$(CUDA_ENV) $(GO) build -tags cuda -o $(CLI_H100)/lz4warp ./cmd/lz4warp
+	cp $(LZ4) $(CLI_H100)/lz4
+	@for l in $$(ldd $(LZ4) | awk '/=>/ && $$1 ~ /liblz4/ {print $$3}'); do cp $$l $(CLI_H100)/lib/; done
+	cp scripts/cli-h100.sh $(CLI_H100)/cli-h100.sh
+
+# The Reader against the lz4 command's verdicts (FUZZTIME as for make fuzz).
+fuzz-streams:
+	$(GO) test -run '^$$' -fuzz '^FuzzReader$$' -fuzztime $(or $(FUZZTIME),30s) .

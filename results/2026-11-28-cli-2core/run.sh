@@ -1,0 +1,38 @@
+#!/bin/bash
+# lz4warp's command against lz4 1.9.4 on this host, output to /dev/null:
+# compress (lz4 -1 -c against lz4warp -c, with and without the content
+# checksum) and decompress of lz4warp's frames (lz4 -dc against lz4warp -dc).
+# The input is a few hundred MB of system binaries and libraries, read from
+# the page cache. Each pair runs ROUNDS times, alternating, and the ratios
+# of the medians are printed; the host is shared, so only ratios count.
+# usage: run.sh LZ4WARP [ROUNDS]
+set -eu
+BIN=${1:?lz4warp binary}; ROUNDS=${2:-5}
+LZ4=${LZ4:-lz4}
+DIR=${TMPDIR:-/tmp}/lz4warp-cli-bench; mkdir -p "$DIR"
+IN=$DIR/pages
+if [ ! -s "$IN" ]; then
+	find /usr/bin /usr/lib /usr/local/go -type f -size +64k 2>/dev/null | sort | xargs cat 2>/dev/null | head -c 400000000 > "$IN" || true
+fi
+"$BIN" -f -q -c "$IN" > "$DIR/pages.lz4"
+cat "$IN" "$DIR/pages.lz4" > /dev/null # into the page cache
+size=$(stat -c %s "$IN")
+echo "input: $size bytes; lz4warp frame: $(stat -c %s "$DIR/pages.lz4") bytes; $(nproc) cores; $("$LZ4" --version 2>&1 | head -1)"
+t() { local s e; s=$(date +%s.%N); "$@" > /dev/null; e=$(date +%s.%N); echo "$e - $s" | bc; }
+declare -A times
+for r in $(seq "$ROUNDS"); do
+	times[lz4c]+="$(t "$LZ4" -1 -c -q "$IN") "
+	times[warpc]+="$(t "$BIN" -c -q "$IN") "
+	times[warpc_nocrc]+="$(t "$BIN" -c -q --no-frame-crc "$IN") "
+	times[lz4d]+="$(t "$LZ4" -dc -q "$DIR/pages.lz4") "
+	times[warpd]+="$(t "$BIN" -dc -q "$DIR/pages.lz4") "
+done
+median() { tr ' ' '\n' | grep . | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+for k in lz4c warpc warpc_nocrc lz4d warpd; do
+	m=$(echo "${times[$k]}" | median)
+	printf '%-12s times %s median %.3f s  %.0f MB/s\n' "$k" "${times[$k]}" "$m" "$(echo "$size / $m / 1000000" | bc -l)"
+	eval "m_$k=$m"
+done
+printf 'compress ratio (lz4 -1 -c time / lz4warp -c time): %.2f\n' "$(echo "$m_lz4c / $m_warpc" | bc -l)"
+printf 'compress ratio without content checksum: %.2f\n' "$(echo "$m_lz4c / $m_warpc_nocrc" | bc -l)"
+printf 'decompress ratio (lz4 -dc time / lz4warp -dc time), lz4warp frames: %.2f\n' "$(echo "$m_lz4d / $m_warpd" | bc -l)"
