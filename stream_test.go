@@ -369,3 +369,39 @@ func TestShortBlockEveryLength(t *testing.T) {
 		t.Fatal("no case of a kept block of floor(3L/4) bytes: the test misses the boundary")
 	}
 }
+
+// Checks STREAM-1, STREAM-2 on a GPU: the Writer's GPU path (PageBuffers
+// through CompressBufferAsync, several batches on their way) writes the
+// bytes of the CPU path, for a stream of many batches ending in a partial
+// page, with every option; skipped without a GPU.
+func TestWriterGPUSameBytes(t *testing.T) {
+	if !GPUAvailable() {
+		t.Skip("no GPU")
+	}
+	c, err := NewGPUBatchCompressor(DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	data := streamData(t, 5*gpuBatchPages*PageSize+1234)
+	for _, opts := range [][]WriterOption{nil, {WriterBlockChecksum(true), WriterContentChecksum(false)}} {
+		want := compressStream(t, data, append(opts, WriterBackend(BackendSIMD))...)
+		var got bytes.Buffer
+		zw, err := NewWriter(&got, c, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := zw.ReadFrom(bytes.NewReader(data)); err != nil {
+			t.Fatal(err)
+		}
+		if err := zw.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want) {
+			t.Fatalf("the GPU's frame (%d bytes) differs from the CPU's (%d bytes)", got.Len(), len(want))
+		}
+	}
+	if s := c.Stats(); s.GPUFallbacks != 0 || s.PagesCompressed == 0 {
+		t.Fatalf("stats %+v: want GPU batches without fallback", s)
+	}
+}
