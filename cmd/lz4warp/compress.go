@@ -50,9 +50,6 @@ func runCompress(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if outPath == "-" && e.stdoutTTY {
-		return usagef("refusing to write compressed data to a terminal (use -o or redirect stdout)")
-	}
 	ff.out = outPath
 	return compressFile(e, operand, ff, so)
 }
@@ -75,7 +72,7 @@ func openWriter(w io.Writer, so streamOptions, size int64) (*lz4warp.Writer, *lz
 	if so.contentSize && size > 0 {
 		opts = append(opts, lz4warp.WriterContentSize(size))
 	}
-	if err := checkBatch(so.batch); err != nil {
+	if err := checkBackend(so); err != nil {
 		return nil, nil, err
 	}
 	cfg := lz4warp.DefaultConfig()
@@ -92,8 +89,6 @@ func openWriter(w io.Writer, so streamOptions, size int64) (*lz4warp.Writer, *lz
 		opts = append(opts, lz4warp.WriterBackend(lz4warp.BackendSIMD))
 	case "scalar":
 		opts = append(opts, lz4warp.WriterBackend(lz4warp.BackendScalar))
-	default:
-		return nil, nil, usagef("-backend %q: want one of auto, scalar, simd, gpu", so.backend)
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("backend %s: %w", so.backend, err)
@@ -110,7 +105,10 @@ func openWriter(w io.Writer, so streamOptions, size int64) (*lz4warp.Writer, *lz
 
 // compressFile compresses the input operand into ff.out (CLI-3).
 func compressFile(e *env, operand string, ff fileFlags, so streamOptions) error {
-	if _, _, err := checkBackend(so); err != nil {
+	if ff.out == "-" && e.stdoutTTY {
+		return usagef("refusing to write compressed data to a terminal (name an output, or redirect stdout)")
+	}
+	if err := checkBackend(so); err != nil {
 		return err
 	}
 	return withFiles(e, operand, ff.out, ff, "compress", func(in *input, w io.Writer, prog *progress) (fileReport, error) {
@@ -131,13 +129,13 @@ func compressFile(e *env, operand string, ff fileFlags, so streamOptions) error 
 
 // checkBackend reports a bad -backend or -batch as a usage error before any
 // file is opened.
-func checkBackend(so streamOptions) (string, int, error) {
+func checkBackend(so streamOptions) error {
 	switch so.backend {
 	case "auto", "gpu", "simd", "scalar":
 	default:
-		return "", 0, usagef("-backend %q: want one of auto, scalar, simd, gpu", so.backend)
+		return usagef("-backend %q: want one of auto, scalar, simd, gpu", so.backend)
 	}
-	return so.backend, so.batch, checkBatch(so.batch)
+	return checkBatch(so.batch)
 }
 
 // progressReader counts what is read for the progress bar and stops at an
@@ -191,6 +189,9 @@ func runDecompress(e *env, args []string) error {
 
 // decompressFile decompresses the input operand into ff.out (CLI-5).
 func decompressFile(e *env, operand string, ff fileFlags) error {
+	if (operand == "" || operand == "-") && e.stdinTTY {
+		return usagef("refusing to read compressed data from a terminal")
+	}
 	return withFiles(e, operand, ff.out, ff, "decompress", func(in *input, w io.Writer, prog *progress) (fileReport, error) {
 		return decompressStream(e, in.r, w, prog)
 	})

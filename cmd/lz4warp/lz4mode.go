@@ -151,20 +151,14 @@ func lz4File(e *env, lf lz4Flags, so streamOptions, in, out string) error {
 		out = in + suffix
 	}
 	ff := fileFlags{out: out, force: lf.force, quiet: lf.quiet, verbose: lf.verbose}
+	var err error
 	if decompress {
-		if stdin && e.stdinTTY {
-			return usagef("refusing to read compressed data from a terminal")
-		}
-		if err := decompressFile(e, in, ff); err != nil {
-			return err
-		}
+		err = decompressFile(e, in, ff)
 	} else {
-		if out == "-" && e.stdoutTTY {
-			return usagef("refusing to write compressed data to a terminal (give an output, or redirect stdout)")
-		}
-		if err := compressFile(e, in, ff, so); err != nil {
-			return err
-		}
+		err = compressFile(e, in, ff, so)
+	}
+	if err != nil {
+		return err
 	}
 	if lf.rm && !stdin && out != "-" && !lf.test {
 		return os.Remove(in)

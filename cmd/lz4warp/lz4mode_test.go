@@ -84,8 +84,11 @@ func TestLZ4Habits(t *testing.T) {
 func TestLZ4ModeTerminals(t *testing.T) {
 	var out, errb bytes.Buffer
 	e := &env{ctx: t.Context(), stdin: strings.NewReader(""), stdout: &out, stderr: &errb, stdinTTY: true}
-	if code := run(e, []string{"-d"}); code != exitUsage || !strings.Contains(errb.String(), "refusing to read compressed data from a terminal") {
-		t.Fatalf("-d from a terminal: exit %d, %q", code, errb.String())
+	for _, args := range [][]string{{"-d"}, {"decompress"}} {
+		errb.Reset()
+		if code := run(e, args); code != exitUsage || !strings.Contains(errb.String(), "refusing to read compressed data from a terminal") {
+			t.Fatalf("%v from a terminal: exit %d, %q", args, code, errb.String())
+		}
 	}
 	errb.Reset()
 	e.stdinTTY, e.stdoutTTY = false, true

@@ -18,19 +18,26 @@ fi
 cat "$IN" "$DIR/pages.lz4" > /dev/null # into the page cache
 size=$(stat -c %s "$IN")
 echo "input: $size bytes; lz4warp frame: $(stat -c %s "$DIR/pages.lz4") bytes; $(nproc) cores; $("$LZ4" --version 2>&1 | head -1)"
-t() { local s e; s=$(date +%s.%N); "$@" > /dev/null; e=$(date +%s.%N); echo "$e - $s" | bc; }
-declare -A times
+# t prints a run's wall time and, for the log, its user+sys CPU seconds.
+t() {
+	/usr/bin/time -f '%e %U %S' -o "$DIR/time" "$@" > /dev/null
+	read -r w u s < "$DIR/time"
+	times[$k]+="$w "
+	cpu[$k]+="$(echo "$u + $s" | bc) "
+}
+declare -A times cpu
 for r in $(seq "$ROUNDS"); do
-	times[lz4c]+="$(t "$LZ4" -1 -c -q "$IN") "
-	times[warpc]+="$(t "$BIN" -c -q "$IN") "
-	times[warpc_nocrc]+="$(t "$BIN" -c -q --no-frame-crc "$IN") "
-	times[lz4d]+="$(t "$LZ4" -dc -q "$DIR/pages.lz4") "
-	times[warpd]+="$(t "$BIN" -dc -q "$DIR/pages.lz4") "
+	echo "round $r: load $(cut -d' ' -f1-3 /proc/loadavg)"
+	k=lz4c; t "$LZ4" -1 -c -q "$IN"
+	k=warpc; t "$BIN" -c -q "$IN"
+	k=warpc_nocrc; t "$BIN" -c -q --no-frame-crc "$IN"
+	k=lz4d; t "$LZ4" -dc -q "$DIR/pages.lz4"
+	k=warpd; t "$BIN" -dc -q "$DIR/pages.lz4"
 done
 median() { tr ' ' '\n' | grep . | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 for k in lz4c warpc warpc_nocrc lz4d warpd; do
 	m=$(echo "${times[$k]}" | median)
-	printf '%-12s times %s median %.3f s  %.0f MB/s\n' "$k" "${times[$k]}" "$m" "$(echo "$size / $m / 1000000" | bc -l)"
+	printf '%-12s wall %s median %.3f s  %.0f MB/s; cpu s %s\n' "$k" "${times[$k]}" "$m" "$(echo "$size / $m / 1000000" | bc -l)" "${cpu[$k]}"
 	eval "m_$k=$m"
 done
 printf 'compress ratio (lz4 -1 -c time / lz4warp -c time): %.2f\n' "$(echo "$m_lz4c / $m_warpc" | bc -l)"
