@@ -82,7 +82,8 @@ func WriterBackend(b Backend) WriterOption {
 // or on every core), their content checksum is computed on a goroutine of
 // its own, and finished ones are written in order (STREAM-2). Memory holds
 // a fixed number of batches whatever the stream's length. A Writer is used
-// by one goroutine at a time; Close ends the frame.
+// by one goroutine at a time; Close ends the frame and the Writer's
+// goroutines, so a Writer must be closed, even after an error.
 type Writer struct {
 	w    io.Writer
 	c    *Compressor

@@ -1,7 +1,7 @@
 #!/bin/bash
 # The command against lz4 1.9.4 on a GPU host (issue 26's targets): a cached
 # 4 GiB file of core-dump-like pages (system binaries and libraries, zero
-# pages and runs of small integers, as in a process's memory) compressed
+# pages, runs of small integers and random bytes, as in a process's memory) compressed
 # and decompressed to /dev/null, GPU and CPU, with and without the content
 # checksum, each timed ROUNDS times, lz4 in the same run.
 #
@@ -15,18 +15,19 @@ ROUNDS=${1:-3}
 BIN=$HERE/lz4warp
 LZ4=${LZ4:-$HERE/lz4}
 export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}${LD_LIBRARY_PATH:+:}$HERE/lib
-WORK=${WORK:-/dev/shm/lz4warp-cli}
+WORK=${WORK:-${TMPDIR:-/tmp}/lz4warp-cli} # cached by the reads below (not /dev/shm: containers bound it)
 mkdir -p "$WORK"
 IN=$WORK/pages
 SIZE=${SIZE:-$((4 << 30))}
 if [ "$(stat -c %s "$IN" 2>/dev/null || echo 0)" != "$SIZE" ]; then
-	# A 256 MiB base of binaries, zero pages and integer runs, repeated:
+	# A base of binaries, zero pages, integer runs and random bytes, repeated:
 	# pages compress one by one, so repetition changes no page's ratio.
 	base=$WORK/base
 	{
 		find /usr/lib /usr/bin /usr/sbin -type f -size +32k 2>/dev/null | sort | xargs cat 2>/dev/null | head -c $((160 << 20))
 		head -c $((64 << 20)) /dev/zero
 		seq 1 20000000 | head -c $((32 << 20))
+		head -c $((16 << 20)) /dev/urandom
 	} > "$base"
 	: > "$IN"
 	while [ "$(stat -c %s "$IN")" -lt "$SIZE" ]; do cat "$base" >> "$IN"; done
