@@ -38,6 +38,7 @@ func TestUsageAndExitStatus(t *testing.T) {
 		{[]string{"-zd"}, 2, "-z with -d"},
 		{[]string{"a", "b", "c"}, 2, "-m for several inputs"},
 		{[]string{"version"}, 0, "lz4warp "},
+		{[]string{"-V"}, 0, "lz4warp "},
 		{[]string{"help"}, 0, "compress"},
 		{[]string{"compress", "-nosuchflag"}, 2, "flag provided but not defined"},
 		{[]string{"compress", "-h"}, 0, "-backend"},

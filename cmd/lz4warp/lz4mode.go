@@ -17,7 +17,7 @@ import (
 // meaning (CLI-16).
 type lz4Flags struct {
 	compress, decompress, stdout, keep, rm, force bool
-	quiet, verbose, test, multiple                bool
+	quiet, verbose, test, multiple, version       bool
 	noFrameCRC, contentSize                       bool
 	level                                         int
 	blocks                                        []string
@@ -62,6 +62,7 @@ func lz4Mode(e *env, args []string) error {
 	fs.BoolVarP(&lf.multiple, "multiple", "m", false, "every operand is an input file, each written beside itself")
 	fs.IntVar(&lf.level, "level", 1, "compression level 1 to 12 (-1 to -12): accepted; every level writes the same canonical blocks")
 	fs.StringArrayVarP(&lf.blocks, "block", "B", nil, "block options: -B4 to -B7 (accepted: lz4warp's blocks are 4 KiB pages), -BD (accepted: blocks stay independent), -BX (block checksums)")
+	fs.BoolVarP(&lf.version, "version", "V", false, "print the version")
 	fs.BoolVar(&lf.noFrameCRC, "no-frame-crc", false, "no content checksum")
 	fs.BoolVar(&lf.contentSize, "content-size", false, "store the input's size in the frame header (files only)")
 	fs.StringVar(&lf.backend, "backend", "auto", "backend: auto, scalar, simd or gpu")
@@ -83,6 +84,9 @@ func lz4Mode(e *env, args []string) error {
 			return err
 		}
 		return usagef("%v", err)
+	}
+	if lf.version {
+		return runVersion(e, nil)
 	}
 	if lf.level < 1 || lf.level > 12 {
 		return usagef("-%d: levels are 1 to 12", lf.level)
