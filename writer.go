@@ -94,9 +94,9 @@ type Writer struct {
 	free       chan *streamBatch
 	made, most int // batches made so far, and the most there may be
 
-	work   chan *streamBatch // to the compressing goroutines
-	order  chan *streamBatch // to the writing goroutine, in order
 	hashes chan *streamBatch // to the hashing goroutine, in order
+	work   chan *streamBatch // from it to the compressing goroutines
+	order  chan *streamBatch // to the writing goroutine, in order
 	done   chan struct{}     // closed when the writing goroutine ends
 
 	content xxh32.Digest
@@ -116,7 +116,6 @@ type streamBatch struct {
 	out    [][]byte    // its framed blocks, in order
 	err    error
 	framed chan struct{} // closed when out or err is set
-	hashed chan struct{} // closed when its bytes are in the content checksum
 }
 
 // Batch sizes: the GPU takes batches of gpuBatchPages through PageBuffers
@@ -223,7 +222,7 @@ func (zw *Writer) batch() (*streamBatch, error) {
 		return nil, err
 	}
 	b.n, b.err = 0, nil
-	b.framed, b.hashed = make(chan struct{}), make(chan struct{})
+	b.framed = make(chan struct{})
 	zw.cur = b
 	return b, nil
 }
@@ -252,10 +251,6 @@ func (zw *Writer) submit() {
 	b := zw.cur
 	zw.cur = nil
 	zw.order <- b
-	// The hashing goroutine is readied last, so that it runs next on this
-	// thread (Go's runnext) while the batch is in its cache, rather than
-	// queued behind the compressing goroutines, which keep every core busy.
-	zw.work <- b
 	zw.hashes <- b
 }
 
@@ -328,8 +323,7 @@ func (zw *Writer) Close() error {
 		zw.submit() // the last batch, perhaps empty, ends with the partial page
 	}
 	close(zw.order)
-	close(zw.hashes)
-	close(zw.work)
+	close(zw.hashes) // and the hashing goroutine closes work
 	<-zw.done
 	for range zw.made {
 		if b := <-zw.free; b.buf != nil {
@@ -343,14 +337,20 @@ func (zw *Writer) Close() error {
 // writer, known after Close.
 func (zw *Writer) Written() int64 { return zw.out }
 
-// runHash adds each batch's bytes to the content checksum, in order.
+// runHash adds each batch's bytes to the content checksum, in order, and
+// then hands the batch to the compressing goroutines. Hashing a batch
+// before its compression, rather than beside it, reads the pages while the
+// filling left them in cache, and a batch's hash never holds up its reuse:
+// the compressing goroutines, which keep every core busy, have work only
+// as the hash proceeds, so it is never starved of a core.
 func (zw *Writer) runHash() {
+	defer close(zw.work)
 	hash := !zw.opts.frame.NoContentChecksum
 	for b := range zw.hashes {
 		if hash {
 			zw.content.Write(b.bytes()[:b.n])
 		}
-		close(b.hashed)
+		zw.work <- b
 	}
 }
 
@@ -377,7 +377,6 @@ func (zw *Writer) runWrite() {
 		for _, seg := range b.out {
 			write(seg)
 		}
-		<-b.hashed
 		zw.free <- b
 	}
 	if zw.failed() == nil {

@@ -40,6 +40,17 @@ for k in lz4c warpc warpc_nocrc lz4d warpd; do
 	printf '%-12s wall %s median %.3f s  %.0f MB/s; cpu s %s\n' "$k" "${times[$k]}" "$m" "$(echo "$size / $m / 1000000" | bc -l)" "${cpu[$k]}"
 	eval "m_$k=$m"
 done
-printf 'compress ratio (lz4 -1 -c time / lz4warp -c time): %.2f\n' "$(echo "$m_lz4c / $m_warpc" | bc -l)"
-printf 'compress ratio without content checksum: %.2f\n' "$(echo "$m_lz4c / $m_warpc_nocrc" | bc -l)"
-printf 'decompress ratio (lz4 -dc time / lz4warp -dc time), lz4warp frames: %.2f\n' "$(echo "$m_lz4d / $m_warpd" | bc -l)"
+# Ratios per round (the two runs next to each other), then their median:
+# drifts of the host's load between rounds cancel out.
+ratios() { # numerator key, denominator key
+	paste -d' ' <(echo "${times[$1]}" | tr ' ' '\n' | grep .) <(echo "${times[$2]}" | tr ' ' '\n' | grep .) |
+		awk '{printf "%.2f ", $1 / $2}'
+}
+for pair in "lz4c warpc compress (lz4 -1 -c / lz4warp -c)" \
+	"lz4c warpc_nocrc compress, no content checksum (lz4 -1 -c / lz4warp -c --no-frame-crc)" \
+	"lz4d warpd decompress of lz4warp frames (lz4 -dc / lz4warp -dc)"; do
+	set -- $pair
+	r=$(ratios "$1" "$2")
+	shift 2
+	printf '%s: per round %s median %s\n' "$*" "$r" "$(echo "$r" | median)"
+done
