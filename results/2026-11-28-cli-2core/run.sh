@@ -54,3 +54,9 @@ for pair in "lz4c warpc compress (lz4 -1 -c / lz4warp -c)" \
 	shift 2
 	printf '%s: per round %s median %s\n' "$*" "$r" "$(echo "$r" | median)"
 done
+# The least disturbed run of each, on a host whose load only slows runs down.
+best() { echo "${times[$1]}" | tr ' ' '\n' | grep . | sort -g | head -1; }
+for pair in "lz4c warpc" "lz4c warpc_nocrc" "lz4d warpd"; do
+	set -- $pair
+	printf 'best %s %s / best %s %s = %.2f\n' "$1" "$(best "$1")" "$2" "$(best "$2")" "$(echo "$(best "$1") / $(best "$2")" | bc -l)"
+done
