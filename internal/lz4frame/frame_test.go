@@ -482,8 +482,8 @@ func TestReadAheadMemoryAcrossFrames(t *testing.T) {
 	if total != 4*len(data) {
 		t.Fatalf("%d bytes read, want %d", total, 4*len(data))
 	}
-	// A group may pass its budget by one block, stored and decoded.
-	limit := maxGroups * (groupBudget(4<<20, 8) + 2*(4<<20))
+	// A group may pass its limit by one block, stored and decoded.
+	limit := maxGroups * (maxGroupMemory + 2*(4<<20))
 	if most > limit {
 		t.Errorf("blocks held %d bytes at most, over the limit of %d", most, limit)
 	}
@@ -505,5 +505,40 @@ func TestContentSizeZero(t *testing.T) {
 	}
 	if _, err := decode(bytes.NewReader(withSize(uint64(len(data)) + 1))); !errors.Is(err, ErrCorrupt) {
 		t.Errorf("content size one too many: %v, want ErrCorrupt", err)
+	}
+}
+
+// Checks STREAM-3: blocks that decode to more than the frame's earlier
+// blocks did (the room a group gives them) are decoded again into the
+// block maximum size: a frame of many small blocks, then ones of nearly
+// 64 KiB (the reference codec's largest).
+func TestBlocksLargerThanEarlierOnes(t *testing.T) {
+	var want []byte
+	var buf bytes.Buffer
+	w := NewWriter(&buf, WriterOptions{})
+	add := func(data []byte) {
+		block := make([]byte, reference.CompressBlockBound(len(data)))
+		n, err := reference.CompressBlock(block, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.WriteBlock(data, block[:n]); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, data...)
+	}
+	for i := range 3000 {
+		add(sample(100, uint64(i)))
+	}
+	for i := range 40 {
+		add(sample(MaxBlockSize64K-1, uint64(i)))
+		add(make([]byte, MaxBlockSize64K-1))
+	}
+	w.Close()
+	r := NewReader(bytes.NewReader(buf.Bytes()))
+	r.SetConcurrency(4)
+	got, err := io.ReadAll(r)
+	if err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("err %v, %d bytes of %d, equal %v", err, len(got), len(want), bytes.Equal(got, want))
 	}
 }
