@@ -208,11 +208,11 @@ func (zw *Writer) batch() (*streamBatch, error) {
 	case b = <-zw.free:
 	default:
 		if zw.made < zw.most {
-			zw.made++
 			var err error
 			if b, err = zw.newBatch(); err != nil {
 				return nil, err
 			}
+			zw.made++
 			break
 		}
 		b = <-zw.free
@@ -342,7 +342,8 @@ func (zw *Writer) Written() int64 { return zw.out }
 // before its compression, rather than beside it, reads the pages while the
 // filling left them in cache, and a batch's hash never holds up its reuse:
 // the compressing goroutines, which keep every core busy, have work only
-// as the hash proceeds, so it is never starved of a core.
+// as the hash proceeds, so they cannot leave it waiting for a core while
+// the batches it holds up wait for it.
 func (zw *Writer) runHash() {
 	defer close(zw.work)
 	hash := !zw.opts.frame.NoContentChecksum
