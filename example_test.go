@@ -120,7 +120,7 @@ func ExampleDefaultConfig() {
 	cfg := lz4warp.DefaultConfig()
 	fmt.Printf("%+v\n", cfg)
 	// Output:
-	// {DeviceIndex:0 Algorithm:lz4 BatchSize:1000 AsyncDMA:true RingBufferSlots:4}
+	// {DeviceIndex:0 Devices:[] AllDevices:false Algorithm:lz4 BatchSize:1000 AsyncDMA:true RingBufferSlots:4}
 }
 
 func ExampleConfig_Validate() {
@@ -323,4 +323,11 @@ func ExampleNewReader() {
 	var fe *lz4warp.FrameError
 	fmt.Println(errors.Is(err, lz4warp.ErrTruncated), errors.As(err, &fe) && fe.Offset == 7)
 	// Output: true true
+}
+
+func ExampleDeviceStats_ThroughputGBps() {
+	d := lz4warp.DeviceStats{Index: 1, PagesCompressed: 1e6, BusyTime: 100 * time.Millisecond}
+	fmt.Printf("device %d: %.2f GB/s\n", d.Index, d.ThroughputGBps())
+	// Output:
+	// device 1: 40.96 GB/s
 }

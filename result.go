@@ -61,7 +61,8 @@ type Stats struct {
 	TotalBytesIn      uint64 // uncompressed bytes given to CompressBatch
 	TotalBytesOut     uint64 // compressed bytes it returned
 	TotalTime         time.Duration
-	GPUFallbacks      uint64 // GPU batches recompressed on the CPU after a fault
+	GPUFallbacks      uint64        // GPU batches recompressed, in part or whole, on the CPU after a fault
+	Devices           []DeviceStats // per GPU in use, in the order of Config's devices (MD-6); nil without
 }
 
 // CompressionRatio is TotalBytesIn over TotalBytesOut, 1.0 when nothing was

@@ -5,8 +5,8 @@
 # and decompressed to /dev/null, GPU and CPU, with and without the content
 # checksum, each timed ROUNDS times, lz4 in the same run.
 #
-# Runs from the folder `make cli-h100` fills (build/cli-h100): lz4warp, built
-# with -tags cuda, and the lz4 command; no Go needed. LZ4 and
+# Runs from the folder `make cli-h100` fills (build/cli-h100): lz4warp and
+# the lz4 command; no Go needed. LZ4 and
 # LD_LIBRARY_PATH may point elsewhere.
 #   bash build/cli-h100/cli-h100.sh [ROUNDS]
 set -eu

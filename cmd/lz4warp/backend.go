@@ -37,8 +37,8 @@ type pageCompressor struct {
 // newPageCompressor opens the backend named by -backend (CLI-9): "auto"
 // lets SelectBackend decide every batch, the others run every batch on the
 // named backend (CompressBatchOn); "gpu" insists on the GPU and fails
-// without one.
-func newPageCompressor(name string, batch int) (*pageCompressor, error) {
+// without one. devs chooses the GPUs (MD-8).
+func newPageCompressor(name string, batch int, devs deviceChoice) (*pageCompressor, error) {
 	p := &pageCompressor{}
 	switch name {
 	case "auto":
@@ -57,6 +57,7 @@ func newPageCompressor(name string, batch int) (*pageCompressor, error) {
 	}
 	cfg := lz4warp.DefaultConfig()
 	cfg.BatchSize = batch
+	devs.apply(&cfg)
 	var (
 		c   *lz4warp.Compressor
 		err error

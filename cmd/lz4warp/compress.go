@@ -42,6 +42,7 @@ func runCompress(e *env, args []string) error {
 	fs.BoolVar(&so.blockChecksum, "block-checksum", false, "follow each block with its checksum")
 	fs.BoolVar(&so.noContentChecksum, "no-frame-crc", false, "no content checksum")
 	fs.BoolVar(&so.contentSize, "content-size", false, "store the input's size in the frame header (files only)")
+	fs.Var(&so.devices, "devices", "GPUs to use: all, or indexes such as 0,1 (default: device 0)")
 	operand, err := singleOperand(fs, args)
 	if err != nil {
 		return err
@@ -61,6 +62,7 @@ type streamOptions struct {
 	blockChecksum     bool
 	noContentChecksum bool
 	contentSize       bool
+	devices           deviceChoice // the GPUs (MD-8)
 }
 
 // openWriter returns a Writer into w on the backend so names, and the
@@ -77,6 +79,7 @@ func openWriter(w io.Writer, so streamOptions, size int64) (*lz4warp.Writer, *lz
 	}
 	cfg := lz4warp.DefaultConfig()
 	cfg.BatchSize = so.batch
+	so.devices.apply(&cfg)
 	var c *lz4warp.Compressor
 	var err error
 	switch so.backend {

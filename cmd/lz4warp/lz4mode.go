@@ -23,6 +23,7 @@ type lz4Flags struct {
 	blocks                                        []string
 	backend                                       string
 	batch                                         int
+	devices                                       deviceChoice
 }
 
 // levelArg is an lz4 level flag, -1 to -12, which pflag would read as
@@ -67,6 +68,7 @@ func lz4Mode(e *env, args []string) error {
 	fs.BoolVar(&lf.contentSize, "content-size", false, "store the input's size in the frame header (files only)")
 	fs.StringVar(&lf.backend, "backend", "auto", "backend: auto, scalar, simd or gpu")
 	fs.IntVar(&lf.batch, "batch", lz4warp.DefaultConfig().BatchSize, "pages per GPU launch")
+	fs.Var(&lf.devices, "devices", "GPUs to use: all, or indexes such as 0,1 (default: device 0)")
 	fs.Usage = func() {
 		fmt.Fprintln(e.stderr, "usage: lz4warp [flags] [input [output]]   (lz4's syntax; see also lz4warp help)")
 		fs.PrintDefaults()
@@ -92,7 +94,7 @@ func lz4Mode(e *env, args []string) error {
 		return usagef("-%d: levels are 1 to 12", lf.level)
 	}
 	var so streamOptions
-	so.backend, so.batch = lf.backend, lf.batch
+	so.backend, so.batch, so.devices = lf.backend, lf.batch, lf.devices
 	so.noContentChecksum, so.contentSize = lf.noFrameCRC, lf.contentSize
 	for _, b := range lf.blocks {
 		switch b {
@@ -189,3 +191,6 @@ func runVersion(e *env, args []string) error {
 	fmt.Fprintf(e.stdout, "lz4warp %s%s\n", version, commit)
 	return nil
 }
+
+// Type names a -devices value's kind in pflag's usage text.
+func (d *deviceChoice) Type() string { return "devices" }

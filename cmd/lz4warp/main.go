@@ -2,10 +2,10 @@
 // 4 KiB page, on the CPU or an NVIDIA GPU, and measures the backends.
 //
 //	lz4warp [-z|-d|-t] [-c] [-f] [-k|--rm] [-q|-v] [-m] [-1..-12] [-BX] [--no-frame-crc] [--content-size] [input [output]]
-//	lz4warp compress [-o out] [-f] [-backend b] [-batch N] [file|-]
+//	lz4warp compress [-o out] [-f] [-backend b] [-batch N] [-devices all|0,1] [file|-]
 //	lz4warp decompress [-o out] [-f] [file|-]
-//	lz4warp bench [-data list] [-batches list] [-pages N] [-svg path]
-//	lz4warp devices
+//	lz4warp bench [-data list] [-batches list] [-pages N] [-svg path] [-devices all|0,1]
+//	lz4warp devices [-devices all|0,1]
 //	lz4warp rule [-pages N] [-pcie GBps] [-gpu GBps]
 //	lz4warp demo
 //	lz4warp version

@@ -5,9 +5,10 @@ import (
 	"fmt"
 )
 
-// maxLength bounds a decoded length field, as reference.DecompressBlock
-// does: no valid block needs a longer one.
-const maxLength = MaxBlockSize + 65535
+// MaxLengthField bounds a decoded length field, as reference.DecompressBlock
+// does: no valid block needs a longer one, and a longer one is ErrCorrupt.
+// The GPU's decoder checks the same bound.
+const MaxLengthField = MaxBlockSize + 65535
 
 // decodeFast takes a sequence only when it starts with this many bytes of
 // src and of dst left (decode_amd64.s says why these suffice).
@@ -50,12 +51,12 @@ const maxPrefixLength = 1 << 30
 // decompressBlock is DecompressBlock, with the assembly loop when fast is
 // set and in Go alone otherwise.
 func decompressBlock(dst, src []byte, fast bool) (int, error) {
-	return decompressFrom(dst, src, 0, maxLength, fast)
+	return decompressFrom(dst, src, 0, MaxLengthField, fast)
 }
 
 // decompressFrom decodes src into dst from out, where dst[:out] is history
 // the matches may reach, with length fields bounded by maxLen (the
-// assembly loop leaves any length above maxLength to the Go path).
+// assembly loop leaves any length above MaxLengthField to the Go path).
 func decompressFrom(dst, src []byte, out, maxLen int, fast bool) (int, error) {
 	// With cap = len, the bounds checks of two-index slices, which Go
 	// makes against the capacity, hold against the length.
@@ -146,7 +147,7 @@ func decompressFrom(dst, src []byte, out, maxLen int, fast bool) (int, error) {
 // check of reference.DecompressBlock in its order. done reports the last
 // sequence; on an error, out is 0.
 func sequence(dst, src []byte, in, out int) (int, int, bool, error) {
-	return sequenceLimit(dst, src, in, out, maxLength)
+	return sequenceLimit(dst, src, in, out, MaxLengthField)
 }
 
 // sequenceLimit is sequence with length fields bounded by maxLen.
@@ -267,28 +268,49 @@ func fillPageGo(page *[PageSize]byte, word uint64) {
 // DecodePage restores a page from its kind and payload, accepting exactly
 // the payloads reference.DecodePage accepts (PAGE-6).
 func DecodePage(dst *[PageSize]byte, kind Kind, data []byte) error {
+	if err := PayloadError(kind, len(data)); err != nil {
+		return err
+	}
 	switch kind {
 	case KindSame:
-		if len(data) != 8 {
-			return fmt.Errorf("%w: same-filled payload of %d bytes, want 8", ErrBadKind, len(data))
-		}
 		fillPage(dst, binary.LittleEndian.Uint64(data))
-		return nil
 	case KindLZ4:
 		n, err := DecompressBlock(dst[:], data)
 		if err != nil {
 			return err
 		}
 		if n != PageSize {
-			return fmt.Errorf("%w: block decodes to %d bytes, want %d", ErrCorrupt, n, PageSize)
+			return ShortPageError(n)
 		}
-		return nil
 	case KindRaw:
-		if len(data) != PageSize {
-			return fmt.Errorf("%w: raw payload of %d bytes, want %d", ErrBadKind, len(data), PageSize)
-		}
 		copy(dst[:], data)
-		return nil
 	}
-	return fmt.Errorf("%w: unknown kind %d", ErrBadKind, uint8(kind))
+	return nil
+}
+
+// PayloadError is DecodePage's error for a payload of n bytes of the given
+// kind that no decoding is needed to reject (an unknown kind, a same-filled
+// payload of other than 8 bytes, a raw one of other than 4,096), nil for
+// any other.
+func PayloadError(kind Kind, n int) error {
+	switch kind {
+	case KindSame:
+		if n != 8 {
+			return fmt.Errorf("%w: same-filled payload of %d bytes, want 8", ErrBadKind, n)
+		}
+	case KindLZ4:
+	case KindRaw:
+		if n != PageSize {
+			return fmt.Errorf("%w: raw payload of %d bytes, want %d", ErrBadKind, n, PageSize)
+		}
+	default:
+		return fmt.Errorf("%w: unknown kind %d", ErrBadKind, uint8(kind))
+	}
+	return nil
+}
+
+// ShortPageError is DecodePage's error for an LZ4 block that decodes,
+// without an error, to n bytes other than a page's.
+func ShortPageError(n int) error {
+	return fmt.Errorf("%w: block decodes to %d bytes, want %d", ErrCorrupt, n, PageSize)
 }
