@@ -482,8 +482,8 @@ func TestReadAheadMemoryAcrossFrames(t *testing.T) {
 	if total != 4*len(data) {
 		t.Fatalf("%d bytes read, want %d", total, 4*len(data))
 	}
-	// A group may pass its limit by one block, stored and decoded.
-	limit := maxGroups * (maxGroupMemory + 2*(4<<20))
+	// A group may pass its budget by one block, stored and decoded.
+	limit := maxGroups * (groupBudget(4<<20, 8) + 2*(4<<20))
 	if most > limit {
 		t.Errorf("blocks held %d bytes at most, over the limit of %d", most, limit)
 	}
@@ -508,10 +508,9 @@ func TestContentSizeZero(t *testing.T) {
 	}
 }
 
-// Checks STREAM-3: blocks that decode to more than the frame's earlier
-// blocks did (the room a group gives them) are decoded again into the
-// block maximum size: a frame of many small blocks, then ones of nearly
-// 64 KiB (the reference codec's largest).
+// Checks STREAM-3: a frame whose blocks change size, many small ones then
+// ones of nearly 64 KiB (the reference codec's largest), read ahead in
+// groups on several goroutines.
 func TestBlocksLargerThanEarlierOnes(t *testing.T) {
 	var want []byte
 	var buf bytes.Buffer

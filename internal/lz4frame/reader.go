@@ -21,9 +21,8 @@ import (
 //
 // Memory is bounded: one block of the largest size (4 MiB, 8 MiB in the
 // legacy format) and the 64 KiB window of linked blocks; for frames of
-// independent blocks, which it decodes on several goroutines, maxGroups
-// groups of blocks read ahead, each within maxGroupMemory (64 MiB) of
-// stored bytes and decoding buffers.
+// independent blocks, which it decodes on several goroutines, at most
+// 32 MiB of blocks (stored and decoded) in flight.
 type Reader struct {
 	src *bufio.Reader
 	off int64 // bytes consumed from src
@@ -47,12 +46,6 @@ type Reader struct {
 	groups     []*group        // read ahead, served in order; groups[0] is being served
 	finished   []*group        // served, perhaps still being hashed, for reuse
 	lastHashed <-chan struct{} // closed when the frame's last group read is hashed
-	// outHint is the most a block of the frame's latest decoded group
-	// decoded to, 0 before one: blocks of a frame mostly decode to one size
-	// (the block size for the lz4 command, 4 KiB for lz4warp), so a
-	// group reserves that much per block, rather than the block maximum
-	// size, and takes as many more blocks.
-	outHint int
 }
 
 // group is a run of independent blocks read ahead together.
@@ -63,7 +56,6 @@ type group struct {
 	err     error         // an error met while reading the group, after its blocks
 	decoded chan struct{} // closed when every block is decoded
 	hashed  chan struct{} // closed when the blocks are in the content checksum
-	maxOut  int           // the most a block decoded to, once decoded
 }
 
 // pendingBlock is an independent block read ahead.
@@ -77,18 +69,14 @@ type pendingBlock struct {
 	dec      []byte // decoding buffer, kept across uses
 	err      error
 	blockMax int
-	room     int // the bytes of dec it decodes into first
 }
 
 // Read-ahead limits for independent blocks: maxGroups groups of at most
-// maxGroupBytes each, counting stored bytes and the room each block is
-// expected to decode to, and at most maxGroupMemory counting the block
-// maximum size for each, which the largest blocks may take.
+// maxGroupBytes each, counting stored bytes and the decoding buffer.
 const (
-	maxGroups      = 3
-	groupBytes     = 8 << 20
-	maxGroupBytes  = 32 << 20
-	maxGroupMemory = 64 << 20
+	maxGroups     = 3
+	groupBytes    = 8 << 20
+	maxGroupBytes = 32 << 20
 )
 
 type readerState int
@@ -307,7 +295,6 @@ func (r *Reader) readDescriptor(start int64) error {
 	r.content.Reset()
 	r.size = 0
 	r.hist = 0
-	r.outHint = 0
 	return nil
 }
 
@@ -487,7 +474,6 @@ func (r *Reader) nextQueued() error {
 		}
 		r.fillGroups()
 		<-r.groups[0].decoded
-		r.outHint = max(r.outHint, r.groups[0].maxOut)
 	}
 	g := r.groups[0]
 	b := g.blocks[g.next]
@@ -544,11 +530,8 @@ func (r *Reader) readGroup(g *group) {
 	pool := g.blocks
 	g.blocks, g.next, g.endAt, g.err = g.blocks[:0], 0, -1, nil
 	g.decoded, g.hashed = make(chan struct{}), make(chan struct{})
-	// budget counts what the blocks are expected to take, worst what
-	// they may take if each decodes to the block maximum size (its buffer
-	// kept for reuse then has that capacity): both bound a group.
-	budget, worst := groupBudget(f.blockMax, r.workers), maxGroupMemory
-	for budget > 0 && worst > 0 {
+	budget := groupBudget(f.blockMax, r.workers)
+	for budget > 0 {
 		at := r.off
 		if err := r.readFull(r.word[:4], "block size"); err != nil {
 			break
@@ -578,11 +561,7 @@ func (r *Reader) readGroup(g *group) {
 		if cap(dec) > f.blockMax {
 			dec = nil
 		}
-		room := min(f.blockMax, decodedBound(size))
-		if r.outHint > 0 {
-			room = min(room, r.outHint)
-		}
-		*b = pendingBlock{at: at, stored: grow(stored, size), raw: word&uncompressedBit != 0, sumAt: -1, dec: dec, blockMax: f.blockMax, room: room}
+		*b = pendingBlock{at: at, stored: grow(stored, size), raw: word&uncompressedBit != 0, sumAt: -1, dec: dec, blockMax: f.blockMax}
 		g.blocks = append(g.blocks, b)
 		if err := r.readFullAt(b.stored, "block", at); err != nil {
 			g.blocks = g.blocks[:len(g.blocks)-1]
@@ -596,8 +575,7 @@ func (r *Reader) readGroup(g *group) {
 			}
 			b.sum = binary.LittleEndian.Uint32(r.word[:4])
 		}
-		budget -= size + room
-		worst -= size + f.blockMax
+		budget -= size + min(f.blockMax, decodedBound(size))
 	}
 	if r.err != nil { // surfaces once the blocks before it are served
 		g.err, r.err = r.err, nil
@@ -607,10 +585,6 @@ func (r *Reader) readGroup(g *group) {
 	hash := f.contentChecksum
 	go func() {
 		decodeAll(g.blocks, r.workers)
-		g.maxOut = 0
-		for _, b := range g.blocks {
-			g.maxOut = max(g.maxOut, len(b.out))
-		}
 		close(g.decoded)
 		if prev != nil {
 			<-prev
@@ -676,15 +650,8 @@ func (b *pendingBlock) decode() {
 		b.out = b.stored
 		return
 	}
-	// A block that decodes to more than the room its group gave it (the
-	// size of the frame's blocks so far) is decoded again into the most it
-	// may need.
-	b.dec = grow(b.dec, b.room)
+	b.dec = grow(b.dec, min(b.blockMax, decodedBound(len(b.stored))))
 	n, err := fastlz4.DecompressBlockPrefix(b.dec, 0, b.stored)
-	if most := min(b.blockMax, decodedBound(len(b.stored))); errors.Is(err, fastlz4.ErrShortBuffer) && b.room < most {
-		b.dec = grow(b.dec, most)
-		n, err = fastlz4.DecompressBlockPrefix(b.dec, 0, b.stored)
-	}
 	if err != nil {
 		b.err = blockError(b.at, err)
 		return
