@@ -119,7 +119,7 @@ type streamBatch struct {
 }
 
 // Batch sizes: the GPU takes batches of gpuBatchPages through PageBuffers
-// (RingBufferSlots of them on their way, and one filling); the CPU takes
+// (RingBufferSlots of them on their way per GPU, and one filling); the CPU takes
 // batches of cpuBatchPages, two per core on their way.
 const (
 	gpuBatchPages = 8192
@@ -150,7 +150,8 @@ func NewWriter(w io.Writer, c *Compressor, opts ...WriterOption) (*Writer, error
 			return nil, ErrGPUNotAvailable
 		}
 		zw.batchPages = min(gpuBatchPages, MaxBatchSize)
-		zw.most = c.Config().RingBufferSlots + 1
+		// RingBufferSlots batches on each GPU, and one filling.
+		zw.most = c.Config().RingBufferSlots*max(1, len(c.Stats().Devices)) + 1
 	case BackendSIMD:
 		workers = runtime.GOMAXPROCS(0)
 		zw.batchPages = cpuBatchPages
