@@ -6,9 +6,9 @@ import (
 	"github.com/lz4warp/lz4warp"
 )
 
-// maxBatch bounds -batch (CLI-9): a batch's pages within 1 GiB. compress
-// holds three batches however short its input on stdin (CLI-10), so a larger
-// batch would only exhaust memory, or overflow make, before any work.
+// maxBatch bounds -batch (CLI-9): a batch's pages within 1 GiB. bench and
+// demo hold whole batches of pages, so a larger batch would only exhaust
+// memory, or overflow make, before any work.
 const maxBatch = 1 << 30 / lz4warp.PageSize // 262,144 pages
 
 // checkBatch makes a -batch value over maxBatch, or one that Config.Validate

@@ -87,7 +87,7 @@ func runBench(e *env, args []string) error {
 	batches := fs.String("batches", "1,4,16,64,256,1000,4096", "batch sizes in pages (comma-separated)")
 	pages := fs.Int("pages", 4096, "pages per dataset")
 	minTime := fs.Duration("time", 200*time.Millisecond, "least compression time per point (each point compresses its dataset at least once)")
-	svgPath := fs.String("svg", filepath.Join("build", "bench.svg"), "SVG plot to write (- for stdout, empty: none)")
+	svgPath := fs.String("svg", "", "SVG plot to write (- for stdout; none unless given)")
 	var devs deviceChoice
 	fs.Var(&devs, "devices", "GPUs to use: all, or indexes such as 0,1 (default: device 0)")
 	if err := parse(fs, args); err != nil {
@@ -280,7 +280,7 @@ func writeBenchSVG(e *env, path string, points []*benchPoint, sets, backends []s
 	if _, err := io.WriteString(out.w, sb.String()); err != nil {
 		return err
 	}
-	return out.commit()
+	return out.commit(time.Time{})
 }
 
 // loadPages loads a dataset by name, or the pages of a file when name is an

@@ -27,13 +27,41 @@ func DecompressBlock(dst, src []byte) (int, error) {
 	return decompressBlock(dst, src, useFast)
 }
 
+// DecompressBlockPrefix decodes the LZ4 block src into dst[prefix:], where
+// dst[:prefix] is the data before the block that its matches may reach:
+// the window of linked blocks in an LZ4 frame, or a dictionary. It returns
+// the end of the output in dst. Unlike DecompressBlock it takes blocks of
+// any size: a length field is bounded by dst alone, so blocks of up to
+// 4 MiB (the LZ4 frame format's largest) decode. It reports ErrCorrupt or
+// ErrShortBuffer (the block decodes past the end of dst); it never reads
+// outside src nor writes outside dst[prefix:], and bytes past the returned
+// end may be overwritten.
+func DecompressBlockPrefix(dst []byte, prefix int, src []byte) (int, error) {
+	if prefix < 0 || prefix > len(dst) {
+		return 0, ErrShortBuffer
+	}
+	return decompressFrom(dst, src, prefix, maxPrefixLength, useFast)
+}
+
+// maxPrefixLength bounds DecompressBlockPrefix's length fields far above
+// any block's, so that sums of lengths cannot overflow; dst bounds them
+// first.
+const maxPrefixLength = 1 << 30
+
 // decompressBlock is DecompressBlock, with the assembly loop when fast is
 // set and in Go alone otherwise.
 func decompressBlock(dst, src []byte, fast bool) (int, error) {
+	return decompressFrom(dst, src, 0, MaxLengthField, fast)
+}
+
+// decompressFrom decodes src into dst from out, where dst[:out] is history
+// the matches may reach, with length fields bounded by maxLen (the
+// assembly loop leaves any length above MaxLengthField to the Go path).
+func decompressFrom(dst, src []byte, out, maxLen int, fast bool) (int, error) {
 	// With cap = len, the bounds checks of two-index slices, which Go
 	// makes against the capacity, hold against the length.
 	dst, src = dst[:len(dst):len(dst)], src[:len(src):len(src)]
-	in, out := 0, 0
+	in := 0
 	for {
 		if fast && len(src)-in >= fastSrcRoom && len(dst)-out >= fastDstRoom {
 			// Whole sequences, up to the first it leaves to the checks
@@ -58,7 +86,7 @@ func decompressBlock(dst, src []byte, fast bool) (int, error) {
 				in += 3 + int(lit)
 				out += int(lit)
 			} else {
-				litLen, next, err := readLength(src, in+1, 15)
+				litLen, next, err := readLength(src, in+1, 15, maxLen)
 				if err != nil {
 					return 0, err
 				}
@@ -85,7 +113,7 @@ func decompressBlock(dst, src []byte, fast bool) (int, error) {
 			matchLen := int(token&15) + minMatch
 			if matchLen == 15+minMatch {
 				var err error
-				if matchLen, in, err = readLength(src, in, 15); err != nil {
+				if matchLen, in, err = readLength(src, in, 15, maxLen); err != nil {
 					return 0, err
 				}
 				matchLen += minMatch
@@ -109,7 +137,7 @@ func decompressBlock(dst, src []byte, fast bool) (int, error) {
 		}
 		var err error
 		var done bool
-		if in, out, done, err = sequence(dst, src, in, out); done || err != nil {
+		if in, out, done, err = sequenceLimit(dst, src, in, out, maxLen); done || err != nil {
 			return out, err
 		}
 	}
@@ -119,12 +147,17 @@ func decompressBlock(dst, src []byte, fast bool) (int, error) {
 // check of reference.DecompressBlock in its order. done reports the last
 // sequence; on an error, out is 0.
 func sequence(dst, src []byte, in, out int) (int, int, bool, error) {
+	return sequenceLimit(dst, src, in, out, MaxLengthField)
+}
+
+// sequenceLimit is sequence with length fields bounded by maxLen.
+func sequenceLimit(dst, src []byte, in, out, maxLen int) (int, int, bool, error) {
 	if in >= len(src) {
 		return 0, 0, false, ErrCorrupt
 	}
 	token := src[in]
 	in++
-	litLen, in, err := readLength(src, in, int(token>>4))
+	litLen, in, err := readLength(src, in, int(token>>4), maxLen)
 	if err != nil {
 		return 0, 0, false, err
 	}
@@ -147,7 +180,7 @@ func sequence(dst, src []byte, in, out int) (int, int, bool, error) {
 	if offset == 0 || offset > out {
 		return 0, 0, false, ErrCorrupt
 	}
-	matchLen, in, err := readLength(src, in, int(token&15))
+	matchLen, in, err := readLength(src, in, int(token&15), maxLen)
 	if err != nil {
 		return 0, 0, false, err
 	}
@@ -195,8 +228,8 @@ func copyMatch(dst []byte, out, offset, length int) {
 }
 
 // readLength adds the extension bytes of a 4-bit length field v when it
-// holds 15.
-func readLength(src []byte, in, v int) (int, int, error) {
+// holds 15, up to maxLen.
+func readLength(src []byte, in, v, maxLen int) (int, int, error) {
 	if v != 15 {
 		return v, in, nil
 	}
@@ -207,7 +240,7 @@ func readLength(src []byte, in, v int) (int, int, error) {
 		b := src[in]
 		in++
 		v += int(b)
-		if v > MaxLengthField {
+		if v > maxLen {
 			return 0, 0, ErrCorrupt
 		}
 		if b != 255 {
