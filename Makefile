@@ -16,7 +16,7 @@ demo:
 # the last lines give TestGcoreFile's skip and its reason, if it skipped.
 test: cuda-sdk cc-tool lz4-tool
 	$(GO) vet ./...
-	$(GO) test -count=1 ./...
+	$(GO_TEST_ALL)
 	@$(GO) test -count=1 -run '^TestGcoreFile$$' -v ./internal/dataset \
 		| awk '/^=== RUN/ {msg = ""; next} /^    / {msg = msg "\n" $$0} /^--- SKIP/ {print $$0 msg}'
 

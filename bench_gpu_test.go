@@ -18,7 +18,7 @@ import (
 	"github.com/lz4warp/lz4warp/internal/intlist"
 )
 
-// The GPU benchmarks (spec/gpu-results.md records their figures):
+// The GPU benchmarks (results/gpu-notebook.md records their figures):
 //   - BenchmarkEndToEnd/{simd,gpu,gpubuf}/<dataset>/<batch>: exactly <batch>
 //     pages (a set's pages repeated when it holds fewer) compressed by the
 //     16-core CPU backend, end to end through a GPU Compressor's

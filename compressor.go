@@ -60,7 +60,7 @@ func (c *Compressor) GPUError() error {
 
 // NewGPUBatchCompressor returns a Compressor that insists on the GPU: it
 // fails with an error wrapping ErrGPUNotAvailable when none can be opened
-// (API-11).
+// (API-11), and the cause: errors.As reaches the driver's error.
 func NewGPUBatchCompressor(cfg Config) (*Compressor, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err

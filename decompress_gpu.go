@@ -201,7 +201,7 @@ func (c *Compressor) accountDecode(n int, err error, start time.Time) {
 		n -= len(de.Pages)
 	}
 	c.stats.PagesDecompressed += uint64(n)
-	c.stats.TotalTime += time.Since(start)
+	c.stats.DecompressTime += time.Since(start)
 }
 
 // decodeCPU decodes pages into dst with the fast decoder, on every core

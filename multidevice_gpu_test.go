@@ -333,6 +333,7 @@ func deviceCounts(b *testing.B, have int) []int {
 	return counts
 }
 
+// Checks MD-9: streams on 1, 2 and 4 devices in one run.
 func BenchmarkMultiDevice(b *testing.B) {
 	idx := supportedDevices(b)
 	sizes := benchList(b, "LZ4WARP_BENCH_MULTI", []int{10000, 30000})
@@ -439,6 +440,7 @@ type hostCopyDevice struct {
 	stream *cudart.Stream
 }
 
+// Checks MD-9: the host's limits, measured beside the streams.
 func BenchmarkHostLimits(b *testing.B) {
 	idx := supportedDevices(b)
 	const size = 64 << 20

@@ -193,7 +193,7 @@ func releaseDevice(d *deviceState) error {
 // instead of the copies of the ring: on the H100, direct batches were
 // faster up to 10,000 pages, one at a time level with the copies or faster
 // at 20,000 and 30,000 and slower from 60,000, and in streams of batches 4
-// to 9% faster at 20,000 and 30,000 (spec/gpu-results.md).
+// to 9% faster at 20,000 and 30,000 (results/gpu-notebook.md).
 // Tests and benchmarks set it to choose.
 var directPages = 32768
 

@@ -22,7 +22,7 @@ const (
 // reference.DecompressBlock, with ErrCorrupt where the reference reports
 // its ErrCorrupt and ErrShortBuffer where it reports its ErrShortBuffer.
 // It never reads outside src nor writes outside dst; bytes of dst past the
-// returned length may be overwritten.
+// returned length may be overwritten. With an error it returns 0.
 func DecompressBlock(dst, src []byte) (int, error) {
 	return decompressBlock(dst, src, useFast)
 }
@@ -137,8 +137,10 @@ func decompressFrom(dst, src []byte, out, maxLen int, fast bool) (int, error) {
 		}
 		var err error
 		var done bool
-		if in, out, done, err = sequenceLimit(dst, src, in, out, maxLen); done || err != nil {
-			return out, err
+		if in, out, done, err = sequenceLimit(dst, src, in, out, maxLen); err != nil {
+			return 0, err
+		} else if done {
+			return out, nil
 		}
 	}
 }
