@@ -185,7 +185,7 @@ func TestDecompressStickyFaultFallback(t *testing.T) {
 	}
 }
 
-// The decode benchmarks (spec/gpu-results.md records their figures), over
+// The decode benchmarks (results/2026-11-28-h100-decode records the H100's), over
 // -batches (as the compression benchmarks) on every data set, in one run:
 //   - BenchmarkDecode/{simd,gpu,gpubuf}/<dataset>/<batch>: the batch's
 //     compressed pages decoded by the 16-core CPU backend, by the GPU into
