@@ -28,9 +28,6 @@ func TestSelectDecodeBackend(t *testing.T) {
 			t.Errorf("SelectDecodeBackend(%d, %v) = %v, want %v", c.n, c.gpuBuffer, got, c.want)
 		}
 	}
-	if GPUMinDecodeBatch != 1000 {
-		t.Errorf("GPUMinDecodeBatch is %d, want the crossover measured on the H100, 1,000 pages", GPUMinDecodeBatch)
-	}
 }
 
 // Checks API-20 and API-22 without a GPU: on a Compressor whose device
