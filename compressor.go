@@ -227,14 +227,15 @@ func compressedPages(out []gpuimpl.Output) []CompressedPage {
 }
 
 // DecompressBatch restores pages into dst, which must be at least as long,
-// with the backend SelectDecodeBackend picks (API-20). Every page that
-// decodes is written; the others are listed, by index, in the returned
-// *DecodeError (API-12), the same on every backend. A GPU fault decodes the
-// batch on another GPU or the CPU (API-15).
+// on the CPU: on every core from SIMDMinBatch pages (SelectDecodeBackend,
+// API-20). Into Go memory the GPU is slower than the CPU; DecompressBuffer
+// decodes on the GPU. Every page that decodes is written; the others are
+// listed, by index, in the returned *DecodeError (API-12), the same on
+// every backend.
 func (c *Compressor) DecompressBatch(pages []CompressedPage, dst []Page) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	b := SelectDecodeBackend(len(pages), c.gpu != nil)
+	b := SelectDecodeBackend(len(pages), false)
 	if err := c.checkDecode(b, len(pages), len(dst)); err != nil {
 		return err
 	}

@@ -13,19 +13,26 @@ import (
 	"github.com/lz4warp/lz4warp/reference"
 )
 
-// GPUMinDecodeBatch is the fewest pages DecompressBatch decodes on the GPU
-// (API-20). Provisional: the crossover with the 16-core CPU measured on the
-// H100 (spec/gpu-results.md) sets it.
-const GPUMinDecodeBatch = 10000
+// GPUMinDecodeBatch is the fewest pages DecompressBuffer and
+// DecompressBufferAsync decode on the GPU, into a page-locked PageBuffer
+// (API-20). Measured on an H100 against its host's 16-core CPU
+// (results/2026-11-28-h100-decode), the GPU through a PageBuffer was
+// faster from 1,000 pages, the smallest batch measured, on both data sets.
+const GPUMinDecodeBatch = 1000
 
 // SelectDecodeBackend chooses the backend that decodes a batch of n pages
-// (API-20): the GPU for at least GPUMinDecodeBatch pages when one is
-// available, else the fast decoder on every core (BackendSIMD) for at
-// least SIMDMinBatch pages, else the fast decoder on the calling goroutine
-// (BackendScalar). Every backend gives the same pages and errors.
-func SelectDecodeBackend(n int, gpuAvailable bool) Backend {
+// (API-20). gpuBuffer reports that the pages go into a page-locked
+// PageBuffer of a Compressor with a GPU (DecompressBuffer): then the GPU
+// decodes batches of at least GPUMinDecodeBatch pages. Otherwise, and
+// always for DecompressBatch, whose pages go into Go memory, the CPU
+// decodes: on every core (BackendSIMD) from SIMDMinBatch pages, else on the
+// calling goroutine (BackendScalar). Into Go memory the GPU was slower than
+// the 16-core CPU at every batch size measured on the H100, since every
+// page crosses PCIe into staging memory and is then copied again. Every
+// backend gives the same pages and errors.
+func SelectDecodeBackend(n int, gpuBuffer bool) Backend {
 	switch {
-	case gpuAvailable && n >= GPUMinDecodeBatch:
+	case gpuBuffer && n >= GPUMinDecodeBatch:
 		return BackendGPU
 	case n >= SIMDMinBatch:
 		return BackendSIMD
@@ -253,22 +260,20 @@ func outputs(pages []CompressedPage) []gpuimpl.Output {
 	return unsafe.Slice((*gpuimpl.Output)(unsafe.Pointer(unsafe.SliceData(pages))), len(pages))
 }
 
-// DecompressBuffer decodes pages into buf.Pages()[:len(pages)] as
-// DecompressBatch would, with the backend SelectDecodeBackend picks, the
-// same pages, errors, fallbacks and statistics (API-22). On the GPU with a
-// page-locked buffer the kernel writes each decoded page into the buffer
-// through its mapping: the pages cross PCIe once, and the host copies
-// nothing.
+// DecompressBuffer decodes pages into buf.Pages()[:len(pages)] with the
+// pages, errors, fallbacks and statistics of DecompressBatch, on the
+// backend SelectDecodeBackend picks for a page-locked buffer (API-20,
+// API-22): from GPUMinDecodeBatch pages the GPU, whose kernel writes each
+// decoded page into the buffer through its mapping, so that the pages
+// cross PCIe once and the host copies nothing. A buffer that is not
+// page-locked, or a Compressor without a GPU, decodes on the CPU.
 func (c *Compressor) DecompressBuffer(buf *PageBuffer, pages []CompressedPage) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if err := c.checkBuffer(buf, len(pages)); err != nil {
 		return err
 	}
-	b := SelectDecodeBackend(len(pages), c.gpu != nil)
-	if b == BackendGPU && buf.host == nil {
-		b = BackendSIMD // the buffer is not page-locked: no faster on the GPU
-	}
+	b := SelectDecodeBackend(len(pages), c.gpu != nil && buf.host != nil)
 	return c.decompress(b, pages, buf.pages[:len(pages)], buf.host)
 }
 
@@ -297,7 +302,8 @@ func (c *Compressor) DecompressBufferAsync(buf *PageBuffer, pages []CompressedPa
 		return nil, err
 	}
 	p := &PendingDecode{c: c, buf: buf, pages: pages, dst: buf.pages[:len(pages)], start: time.Now()}
-	if SelectDecodeBackend(len(pages), c.gpu != nil) == BackendGPU && buf.host != nil {
+	b := SelectDecodeBackend(len(pages), c.gpu != nil && buf.host != nil)
+	if b == BackendGPU {
 		gp, status, err := c.gpu.startDecompress(pages, buf.host)
 		if gp != nil {
 			p.gpu = gp
@@ -310,7 +316,7 @@ func (c *Compressor) DecompressBufferAsync(buf *PageBuffer, pages []CompressedPa
 		p.err, p.done = c.finishDecode(pages, p.dst, status, nil, p.start), true
 		return p, nil
 	}
-	p.err, p.done = c.decompress(SelectDecodeBackend(len(pages), false), pages, p.dst, nil), true
+	p.err, p.done = c.decompress(b, pages, p.dst, nil), true
 	return p, nil
 }
 

@@ -11,22 +11,57 @@ import (
 	"github.com/lz4warp/lz4warp/reference"
 )
 
-// Checks API-20: the GPU decodes from GPUMinDecodeBatch pages when one is
-// available, the fast decoder on every core from SIMDMinBatch, on the
-// calling goroutine below.
+// Checks API-20: into a page-locked buffer on a GPU, the GPU decodes from
+// GPUMinDecodeBatch pages; otherwise, and below it, the fast decoder on
+// every core from SIMDMinBatch, on the calling goroutine below.
 func TestSelectDecodeBackend(t *testing.T) {
 	for _, c := range []struct {
-		n    int
-		gpu  bool
-		want Backend
+		n         int
+		gpuBuffer bool
+		want      Backend
 	}{
 		{-1, true, BackendScalar}, {0, true, BackendScalar}, {3, true, BackendScalar}, {4, true, BackendSIMD},
 		{GPUMinDecodeBatch - 1, true, BackendSIMD}, {GPUMinDecodeBatch, true, BackendGPU}, {1 << 20, true, BackendGPU},
 		{3, false, BackendScalar}, {4, false, BackendSIMD}, {GPUMinDecodeBatch, false, BackendSIMD}, {1 << 20, false, BackendSIMD},
 	} {
-		if got := SelectDecodeBackend(c.n, c.gpu); got != c.want {
-			t.Errorf("SelectDecodeBackend(%d, %v) = %v, want %v", c.n, c.gpu, got, c.want)
+		if got := SelectDecodeBackend(c.n, c.gpuBuffer); got != c.want {
+			t.Errorf("SelectDecodeBackend(%d, %v) = %v, want %v", c.n, c.gpuBuffer, got, c.want)
 		}
+	}
+}
+
+// Checks API-20 and API-22 without a GPU: on a Compressor whose device
+// pool has an engine that cannot decode (any batch sent there fails with
+// errNoDecoder), DecompressBatch decodes even a large batch on the CPU,
+// and so does DecompressBuffer into a buffer that is not page-locked.
+func TestDecodeStaysOnCPUFromGoMemory(t *testing.T) {
+	p, _ := fakePool(1, 1<<20)
+	c := &Compressor{cfg: DefaultConfig(), gpu: p, devices: p}
+	n := 4 * GPUMinDecodeBatch
+	_, comp := decodeBatch(t, c, n)
+	want, wantErr := decodeOnCPUBackend(comp)
+	if err := c.DecompressBatchOn(BackendGPU, comp, make([]Page, n)); !errors.Is(err, errNoDecoder) {
+		t.Fatalf("DecompressBatchOn(gpu): %v, want errNoDecoder: the fake GPU is not reached", err)
+	}
+	got := make([]Page, n)
+	sameDecode(t, "DecompressBatch", got, want, c.DecompressBatch(comp, got), wantErr)
+	buf, err := c.NewPageBuffer(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer buf.Close()
+	if buf.Pinned() {
+		t.Fatal("the fake pool gave a page-locked buffer")
+	}
+	sameDecode(t, "DecompressBuffer", buf.Pages(), want, c.DecompressBuffer(buf, comp), wantErr)
+	clear(buf.Pages())
+	pd, err := c.DecompressBufferAsync(buf, comp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameDecode(t, "DecompressBufferAsync", buf.Pages(), want, pd.Wait(), wantErr)
+	if s := c.Stats(); s.GPUFallbacks != 0 {
+		t.Errorf("GPUFallbacks %d: a batch went to the GPU", s.GPUFallbacks)
 	}
 }
 

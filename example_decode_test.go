@@ -8,13 +8,14 @@ import (
 	"github.com/lz4warp/lz4warp"
 )
 
-// The backend that decodes a batch: the GPU only for large batches, where
-// it pays (API-20).
+// The backend that decodes a batch: the GPU only into a page-locked
+// PageBuffer (DecompressBuffer) and from GPUMinDecodeBatch pages; into Go
+// memory (DecompressBatch) the CPU, which is faster there (API-20).
 func ExampleSelectDecodeBackend() {
 	fmt.Println(lz4warp.SelectDecodeBackend(3, true))
 	fmt.Println(lz4warp.SelectDecodeBackend(500, true))
 	fmt.Println(lz4warp.SelectDecodeBackend(lz4warp.GPUMinDecodeBatch, true))
-	fmt.Println(lz4warp.SelectDecodeBackend(lz4warp.GPUMinDecodeBatch, false))
+	fmt.Println(lz4warp.SelectDecodeBackend(100000, false))
 	// Output:
 	// scalar
 	// simd
@@ -44,8 +45,9 @@ func ExampleCompressor_DecompressBatchOn() {
 	// Output: true 1 true
 }
 
-// Decode into a PageBuffer: on the GPU the kernel writes the pages into the
-// buffer's page-locked memory, so they cross PCIe once.
+// Decode into a PageBuffer: with a GPU and from GPUMinDecodeBatch pages the
+// kernel writes the pages into the buffer's page-locked memory, so they
+// cross PCIe once; the way to decode large batches on the GPU.
 func ExampleCompressor_DecompressBuffer() {
 	c, err := lz4warp.NewCompressor(lz4warp.DefaultConfig())
 	if err != nil {

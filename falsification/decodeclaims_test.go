@@ -1,8 +1,11 @@
 package falsification
 
 import (
+	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -69,5 +72,41 @@ func TestDecodeClaims(t *testing.T) {
 	}
 	for _, v := range run.DecodeVerdicts() {
 		fmt.Println("decode claim:", v)
+	}
+}
+
+// Checks FALS-10 and DOC-10: the verdicts recorded there are those of the
+// H100 run's logs kept under results/ (coredump and mixed sets, one device,
+// 2026-11-28): every claim falsified, the GPU through a PageBuffer ahead of
+// the CPU from 1,000 pages on both sets, through Go memory at no size.
+func TestRecordedDecodeRun(t *testing.T) {
+	var all []byte
+	for _, set := range []string{"coredump", "mixed"} {
+		b, err := os.ReadFile(filepath.Join("..", "results", "2026-11-28-h100-decode", "decode-bench-"+set+".log"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, b...)
+	}
+	run, err := ParseDecodeBench(bytes.NewReader(all))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, set := range []string{"coredump", "mixed"} {
+		if c := run.Crossover(set, "gpubuf"); c != 1000 {
+			t.Errorf("%s: the GPU through a PageBuffer overtakes the CPU from %d pages, recorded 1000", set, c)
+		}
+		if c := run.Crossover(set, "gpu"); c != 0 {
+			t.Errorf("%s: the GPU into Go memory overtakes the CPU from %d pages, recorded never", set, c)
+		}
+	}
+	want := []string{
+		"GPU end to end ~6 GB/s: falsified (best through a PageBuffer from 10,000 pages: 37.9 GB/s)",
+		"CPU 50+ GB/s: falsified (best of the 16-core CPU: 9.0 GB/s)",
+		"the CPU faster than the GPU: falsified",
+		"the GPU pays from 2000+ pages: falsified (crossover by set, 0 for never: coredump 1000, mixed 1000)",
+	}
+	if got := run.DecodeVerdicts(); !slices.Equal(got, want) {
+		t.Errorf("verdicts\n%q\nwant the recorded\n%q", got, want)
 	}
 }

@@ -14,18 +14,19 @@ import (
 // paths (API-20 to API-22).
 
 func (w *world) registerDecodeSteps(sc *godog.ScenarioContext) {
-	sc.Step(`^the decode backend is selected for (-?\d+) pages (with|without) a GPU$`, w.selectDecodeBackend)
+	sc.Step(`^the decode backend is selected for (-?\d+) pages (into a page-locked buffer on a GPU|into Go memory)$`, w.selectDecodeBackend)
 	sc.Step(`^the documentation says GPU decompression is beneficial for "(\d+)\+ pages to decompress"$`, w.documentedDecodeBatch)
-	sc.Step(`^the GPU decodes from (\d+) pages, the provisional threshold the device run sets$`, gpuDecodesFrom)
+	sc.Step(`^the GPU decodes into a page-locked buffer from (\d+) pages, the crossover measured on the H100$`, w.gpuDecodesFrom)
 	sc.Step(`^the batch is decompressed on every backend$`, w.decompressOnEveryBackend)
 	sc.Step(`^every backend gives the same pages and the error naming pages ([\d, ]+)$`, w.everyBackendAlike)
 	sc.Step(`^the batch is decompressed into a page buffer without waiting$`, w.decompressIntoBuffer)
 	sc.Step(`^the buffer holds every other page decoded to the original, and the error names page (\d+)$`, w.bufferHolds)
 }
 
-func (w *world) selectDecodeBackend(pages int, with string) error {
-	w.selection = selection{pages, with == "with"}
-	w.backend = lz4warp.SelectDecodeBackend(pages, with == "with")
+func (w *world) selectDecodeBackend(pages int, destination string) error {
+	gpuBuffer := destination == "into a page-locked buffer on a GPU"
+	w.selection = selection{pages, gpuBuffer}
+	w.backend = lz4warp.SelectDecodeBackend(pages, gpuBuffer)
 	return nil
 }
 
@@ -34,10 +35,15 @@ func (w *world) documentedDecodeBatch(pages int) error {
 	return nil
 }
 
-func gpuDecodesFrom(pages int) error {
+// gpuDecodesFrom checks that the GPU decodes into a page-locked buffer
+// from pages on, not below, and that this is below the documented batch.
+func (w *world) gpuDecodesFrom(pages int) error {
 	if lz4warp.GPUMinDecodeBatch != pages || lz4warp.SelectDecodeBackend(pages, true) != lz4warp.BackendGPU ||
 		lz4warp.SelectDecodeBackend(pages-1, true) == lz4warp.BackendGPU {
 		return fmt.Errorf("GPUMinDecodeBatch is %d, want %d", lz4warp.GPUMinDecodeBatch, pages)
+	}
+	if pages >= w.doc.largeBatch {
+		return fmt.Errorf("the GPU decodes from %d pages, not below the documented %d", pages, w.doc.largeBatch)
 	}
 	return nil
 }
