@@ -228,7 +228,7 @@ func compressedPages(out []gpuimpl.Output) []CompressedPage {
 
 // DecompressBatch restores pages into dst, which must be at least as long,
 // on the CPU: on every core from SIMDMinBatch pages (SelectDecodeBackend,
-// API-20). Into Go memory the GPU is slower than the CPU; DecompressBuffer
+// API-25). Into Go memory the GPU is slower than the CPU; DecompressBuffer
 // decodes on the GPU. Every page that decodes is written; the others are
 // listed, by index, in the returned *DecodeError (API-12), the same on
 // every backend.

@@ -15,13 +15,13 @@ import (
 
 // GPUMinDecodeBatch is the fewest pages DecompressBuffer and
 // DecompressBufferAsync decode on the GPU, into a page-locked PageBuffer
-// (API-20). Measured on an H100 against its host's 16-core CPU
+// (API-25). Measured on an H100 against its host's 16-core CPU
 // (results/2026-11-28-h100-decode), the GPU through a PageBuffer was
 // faster from 1,000 pages, the smallest batch measured, on both data sets.
 const GPUMinDecodeBatch = 1000
 
 // SelectDecodeBackend chooses the backend that decodes a batch of n pages
-// (API-20). gpuBuffer reports that the pages go into a page-locked
+// (API-25). gpuBuffer reports that the pages go into a page-locked
 // PageBuffer of a Compressor with a GPU (DecompressBuffer): then the GPU
 // decodes batches of at least GPUMinDecodeBatch pages. Otherwise, and
 // always for DecompressBatch, whose pages go into Go memory, the CPU
@@ -41,7 +41,7 @@ func SelectDecodeBackend(n int, gpuBuffer bool) Backend {
 }
 
 // DecompressBatchOn decodes pages into dst on backend b, whatever their
-// number (API-21): for benchmarks and tools that compare backends. Pages,
+// number (API-26): for benchmarks and tools that compare backends. Pages,
 // errors, fallbacks and statistics are DecompressBatch's; BackendGPU needs
 // a GPU this Compressor opened (ErrGPUNotAvailable otherwise).
 func (c *Compressor) DecompressBatchOn(b Backend, pages []CompressedPage, dst []Page) error {
@@ -224,7 +224,7 @@ func decodeCPU(b Backend, pages []CompressedPage, dst []Page) error {
 // (GPU-11): a page of status DecodeBadPayload (a payload of the wrong
 // length or kind, or one too long for the GPU) is decoded on the CPU,
 // which gives its verdict; any other status gives fastlz4's error for the
-// page, so that the error is the one the CPU backends return (API-20).
+// page, so that the error is the one the CPU backends return (API-25).
 func decodeErrors(pages []CompressedPage, dst []Page, status []uint32) error {
 	var bad []*PageError
 	for i, s := range status {
@@ -262,8 +262,8 @@ func outputs(pages []CompressedPage) []gpuimpl.Output {
 
 // DecompressBuffer decodes pages into buf.Pages()[:len(pages)] with the
 // pages, errors, fallbacks and statistics of DecompressBatch, on the
-// backend SelectDecodeBackend picks for a page-locked buffer (API-20,
-// API-22): from GPUMinDecodeBatch pages the GPU, whose kernel writes each
+// backend SelectDecodeBackend picks for a page-locked buffer (API-25,
+// API-27): from GPUMinDecodeBatch pages the GPU, whose kernel writes each
 // decoded page into the buffer through its mapping, so that the pages
 // cross PCIe once and the host copies nothing. A buffer that is not
 // page-locked, or a Compressor without a GPU, decodes on the CPU.
@@ -278,7 +278,7 @@ func (c *Compressor) DecompressBuffer(buf *PageBuffer, pages []CompressedPage) e
 }
 
 // PendingDecode is a decode batch that DecompressBufferAsync started
-// (API-22).
+// (API-27).
 type PendingDecode struct {
 	c     *Compressor
 	buf   *PageBuffer
@@ -292,7 +292,7 @@ type PendingDecode struct {
 
 // DecompressBufferAsync starts decoding pages into buf.Pages() as
 // DecompressBuffer would and returns without waiting for the GPU; Wait
-// returns the batch's error (API-22). Until then the buffer's pages and
+// returns the batch's error (API-27). Until then the buffer's pages and
 // the payloads must not change, and the buffer takes no other batch. On
 // the CPU the batch is decoded before DecompressBufferAsync returns.
 func (c *Compressor) DecompressBufferAsync(buf *PageBuffer, pages []CompressedPage) (*PendingDecode, error) {
@@ -320,7 +320,7 @@ func (c *Compressor) DecompressBufferAsync(buf *PageBuffer, pages []CompressedPa
 	return p, nil
 }
 
-// Wait returns the batch's error, as DecompressBuffer's (API-22); the
+// Wait returns the batch's error, as DecompressBuffer's (API-27); the
 // buffer then takes other batches. Later calls return the same error.
 func (p *PendingDecode) Wait() error {
 	c := p.c

@@ -41,7 +41,7 @@ func sameDecode(t *testing.T, what string, got, want []Page, gotErr, wantErr err
 	}
 }
 
-// Checks API-20, API-21, API-22, GPU-11: with a GPU, DecompressBatch
+// Checks API-25, API-26, API-27, GPU-11: with a GPU, DecompressBatch
 // decodes on the CPU even a batch far above GPUMinDecodeBatch (a fault
 // injected before it stays pending, for the next GPU batch), and every GPU
 // path (DecompressBatchOn, DecompressBuffer and DecompressBufferAsync into

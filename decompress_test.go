@@ -11,7 +11,7 @@ import (
 	"github.com/lz4warp/lz4warp/reference"
 )
 
-// Checks API-20: into a page-locked buffer on a GPU, the GPU decodes from
+// Checks API-25: into a page-locked buffer on a GPU, the GPU decodes from
 // GPUMinDecodeBatch pages; otherwise, and below it, the fast decoder on
 // every core from SIMDMinBatch, on the calling goroutine below.
 func TestSelectDecodeBackend(t *testing.T) {
@@ -30,7 +30,7 @@ func TestSelectDecodeBackend(t *testing.T) {
 	}
 }
 
-// Checks API-20 and API-22 without a GPU: on a Compressor whose device
+// Checks API-25 and API-27 without a GPU: on a Compressor whose device
 // pool has an engine that cannot decode (any batch sent there fails with
 // errNoDecoder), DecompressBatch decodes even a large batch on the CPU,
 // and so does DecompressBuffer into a buffer that is not page-locked.
@@ -123,7 +123,7 @@ func testPages(n int) []Page {
 	return pages
 }
 
-// Checks API-21, API-12, API-14: every backend decodes a batch to the
+// Checks API-26, API-12, API-14: every backend decodes a batch to the
 // same pages and the same *DecodeError, page for page, as DecompressBatch;
 // a backend without a GPU, an unknown one, a short dst and a closed
 // Compressor are errors.
@@ -185,7 +185,7 @@ func TestDecompressBatchOn(t *testing.T) {
 	}
 }
 
-// Checks API-22: DecompressBuffer and DecompressBufferAsync decode into
+// Checks API-27: DecompressBuffer and DecompressBufferAsync decode into
 // the buffer's pages what DecompressBatch decodes, with its error; the
 // buffer takes no other batch until Wait.
 func TestDecompressBuffer(t *testing.T) {
@@ -238,7 +238,7 @@ func TestDecompressBuffer(t *testing.T) {
 	}
 }
 
-// Checks API-20 and GPU-11: a GPU batch's statuses give the errors the CPU
+// Checks API-25 and GPU-11: a GPU batch's statuses give the errors the CPU
 // gives the same pages: fastlz4's sentinels, its short-page error with the
 // bytes decoded, and for a page of status DecodeBadPayload the CPU's own
 // verdict, decoding it where it decodes.

@@ -10,7 +10,7 @@ import (
 
 // The backend that decodes a batch: the GPU only into a page-locked
 // PageBuffer (DecompressBuffer) and from GPUMinDecodeBatch pages; into Go
-// memory (DecompressBatch) the CPU, which is faster there (API-20).
+// memory (DecompressBatch) the CPU, which is faster there (API-25).
 func ExampleSelectDecodeBackend() {
 	fmt.Println(lz4warp.SelectDecodeBackend(3, true))
 	fmt.Println(lz4warp.SelectDecodeBackend(500, true))

@@ -7,7 +7,7 @@ Feature: Decompression on every backend
   every size measured. The fast decoder runs on every core for at least 4 pages, on the calling goroutine
   otherwise. Every backend decodes a batch to the same pages and the same *DecodeError.
 
-  @API-20
+  @API-25
   Scenario Outline: Decode batch sizes around every threshold
     When the decode backend is selected for <pages> pages <destination>
     Then the backend is <backend>
@@ -24,14 +24,14 @@ Feature: Decompression on every backend
       | 1000   | into Go memory                      | simd    |
       | 100000 | into Go memory                      | simd    |
 
-  @API-20 @DOC-10 @FALS-10
+  @API-25 @DOC-10 @FALS-10
   Scenario: The documentation's "2000+ pages" is not the decode threshold
     Given the documentation says GPU decompression is beneficial for "2000+ pages to decompress"
     When the decode backend is selected for 1000 pages into a page-locked buffer on a GPU
     Then the backend is gpu
     And the GPU decodes into a page-locked buffer from 1000 pages, the crossover measured on the H100
 
-  @API-21 @API-12 @GPU-11
+  @API-26 @API-12 @GPU-11
   Scenario: Every backend decodes a damaged batch alike
     Given a compressor with the default configuration
     And a mixed batch of 300 pages
@@ -41,7 +41,7 @@ Feature: Decompression on every backend
     And the batch is decompressed on every backend
     Then every backend gives the same pages and the error naming pages 4, 9
 
-  @API-22 @API-12
+  @API-27 @API-12
   Scenario: A batch decoded into a page buffer, waited for later
     Given a compressor with the default configuration
     And a mixed batch of 300 pages
@@ -50,7 +50,7 @@ Feature: Decompression on every backend
     And the batch is decompressed into a page buffer without waiting
     Then the buffer holds every other page decoded to the original, and the error names page 7
 
-  @gpu @API-20 @API-22 @GPU-11 @RT-17
+  @gpu @API-25 @API-27 @GPU-11 @RT-17
   Scenario: A large batch decodes alike on every backend and on the GPU into a page buffer
     Given a GPU batch compressor with the default configuration
     And a mixed batch of 12000 pages

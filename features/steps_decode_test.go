@@ -11,7 +11,7 @@ import (
 )
 
 // Steps of decode.feature: the decode backend's selection and the decode
-// paths (API-20 to API-22).
+// paths (API-25 to API-27).
 
 func (w *world) registerDecodeSteps(sc *godog.ScenarioContext) {
 	sc.Step(`^the decode backend is selected for (-?\d+) pages (into a page-locked buffer on a GPU|into Go memory)$`, w.selectDecodeBackend)
