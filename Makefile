@@ -31,6 +31,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDecodeBlock -fuzztime $(FUZZTIME) ./internal/fastlz4
 	$(GO) test -run '^$$' -fuzz FuzzEncodeMatchesReference -fuzztime $(FUZZTIME) ./internal/fastlz4
 	$(GO) test -run '^$$' -fuzz FuzzReader -fuzztime $(FUZZTIME) ./internal/lz4frame
+	$(GO) test -run '^$$' -fuzz '^FuzzReader$$' -fuzztime $(FUZZTIME) .
+	$(GO) test -run '^$$' -fuzz FuzzDecompressBlockPrefix -fuzztime $(FUZZTIME) ./internal/fastlz4
 
 STATICCHECK := $(shell $(GO) env GOPATH)/bin/staticcheck
 $(STATICCHECK):

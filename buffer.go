@@ -19,6 +19,8 @@ type PageBuffer struct {
 	pages   []Page
 	host    *gpuimpl.HostPages // nil when the memory is not page-locked
 	pending *PendingBatch      // the batch CompressBufferAsync started, until its Wait
+	// decoding is the batch DecompressBufferAsync started, until its Wait.
+	decoding *PendingDecode
 }
 
 // NewPageBuffer returns a buffer of n pages for c.CompressBuffer. Its
@@ -36,7 +38,7 @@ func (c *Compressor) NewPageBuffer(n int) (*PageBuffer, error) {
 	}
 	b := &PageBuffer{c: c}
 	if c.gpu != nil {
-		if h, err := c.gpu.NewHostPages(n); err == nil {
+		if h, err := c.gpu.newHost(n); err == nil {
 			b.host, b.pages = h, h.Pages
 			return b, nil
 		}
@@ -62,6 +64,9 @@ func (b *PageBuffer) Close() error {
 		return nil
 	}
 	b.pages = nil
+	if p := b.pending; p != nil && p.gpu != nil {
+		p.gpu.Wait() // its device stops writing into the buffer; Wait still returns it
+	}
 	if b.host != nil {
 		return b.host.Close()
 	}
@@ -97,7 +102,7 @@ func (c *Compressor) checkBuffer(buf *PageBuffer, n int) error {
 		return fmt.Errorf("%w: the buffer is closed", ErrBadBuffer)
 	case n < 0 || n > len(buf.pages):
 		return fmt.Errorf("%w: %d pages of a buffer of %d", ErrBadBuffer, n, len(buf.pages))
-	case buf.pending != nil:
+	case buf.pending != nil || buf.decoding != nil:
 		return fmt.Errorf("%w: the buffer has a batch that Wait has not returned", ErrBadBuffer)
 	}
 	return nil
@@ -109,7 +114,7 @@ type PendingBatch struct {
 	buf   *PageBuffer
 	pages []Page
 	start time.Time
-	gpu   *gpuimpl.Pending // the GPU's batch until Wait takes it
+	gpu   *poolPending // the GPU's batch until Wait takes it
 	// ran is set while a batch that CompressBufferAsync compressed itself
 	// waits for Wait to account for it, on backend b.
 	ran bool
@@ -137,7 +142,7 @@ func (c *Compressor) CompressBufferAsync(buf *PageBuffer, n int) (*PendingBatch,
 	p := &PendingBatch{c: c, buf: buf, pages: buf.pages[:n], start: time.Now()}
 	buf.pending = p
 	if p.b = SelectBackend(n, c.gpu != nil); p.b == BackendGPU && buf.host != nil {
-		p.gpu, p.err = c.gpu.StartHost(buf.host, n)
+		p.gpu, p.err = c.gpu.start(p.pages, buf.host)
 	} else {
 		p.res, p.err = c.run(p.b, p.pages, buf.host)
 		p.ran = p.err == nil
@@ -160,9 +165,9 @@ func (p *PendingBatch) Wait() (*BatchResult, error) {
 	defer c.mu.Unlock()
 	switch {
 	case p.gpu != nil:
-		out, t, err := p.gpu.Wait()
+		gb, err := p.gpu.Wait()
 		p.gpu = nil
-		p.res, p.err = c.finish(BackendGPU, p.pages, out, t, err, p.start)
+		p.res, p.err = c.finish(BackendGPU, p.pages, gb, err, p.start)
 	case p.ran:
 		c.account(p.b, p.res, p.start)
 		p.ran = false

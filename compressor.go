@@ -2,8 +2,8 @@ package lz4warp
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 	"unsafe"
@@ -15,11 +15,13 @@ import (
 // concurrent use; batches on one Compressor run one at a time.
 type Compressor struct {
 	cfg    Config
-	mu     sync.Mutex // serialises batches and guards stats
-	gpu    *gpuimpl.Engine
-	gpuErr error // why gpu is nil (API-11)
-	stats  Stats
-	closed bool
+	mu     sync.Mutex  // serialises batches and guards stats
+	gpu    *devicePool // the GPUs in use; nil without, or once every one is dropped
+	gpuErr error       // why gpu is nil (API-11)
+	// devices are every GPU the Compressor opened, for Stats (MD-6).
+	devices *devicePool
+	stats   Stats
+	closed  bool
 	// lastTimings are the last GPU batch's timings, host shares included,
 	// for the benchmarks.
 	lastTimings gpuimpl.Timings
@@ -31,13 +33,14 @@ func NewCompressor(cfg Config) (*Compressor, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	cfg.Devices = slices.Clone(cfg.Devices)
 	c := &Compressor{cfg: cfg}
 	if err := usableGPU(); err != nil {
 		c.gpuErr = err
-	} else if e, err := openEngine(cfg); err != nil {
+	} else if p, err := openPool(cfg); err != nil {
 		c.gpuErr = fmt.Errorf("%w: %w", ErrGPUNotAvailable, err)
 	} else {
-		c.gpu = e
+		c.gpu, c.devices = p, p
 	}
 	return c, nil
 }
@@ -65,34 +68,37 @@ func NewGPUBatchCompressor(cfg Config) (*Compressor, error) {
 	if err := usableGPU(); err != nil {
 		return nil, err
 	}
-	e, err := openEngine(cfg)
+	p, err := openPool(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrGPUNotAvailable, err)
 	}
-	return &Compressor{cfg: cfg, gpu: e}, nil
-}
-
-func openEngine(cfg Config) (*gpuimpl.Engine, error) {
-	return gpuimpl.Open(gpuimpl.Options{
-		DeviceIndex: cfg.DeviceIndex, BatchPages: cfg.BatchSize,
-		RingSlots: cfg.RingBufferSlots, AsyncDMA: cfg.AsyncDMA,
-	})
+	cfg.Devices = slices.Clone(cfg.Devices)
+	return &Compressor{cfg: cfg, gpu: p, devices: p}, nil
 }
 
 // Config returns the configuration the Compressor was made with.
-func (c *Compressor) Config() Config { return c.cfg }
+func (c *Compressor) Config() Config {
+	cfg := c.cfg
+	cfg.Devices = slices.Clone(cfg.Devices)
+	return cfg
+}
 
 // Stats returns the statistics accumulated so far.
 func (c *Compressor) Stats() Stats {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.stats
+	s := c.stats
+	if c.devices != nil {
+		s.Devices = c.devices.stats()
+	}
+	return s
 }
 
-// CompressBatch compresses pages with the backend SelectBackend picks. A GPU
-// fault loses no page: the batch is compressed on the CPU instead and
-// Stats.GPUFallbacks counts it (API-15). After a sticky fault, which no new
-// context recovers from, the Compressor stops using the GPU (RT-9).
+// CompressBatch compresses pages with the backend SelectBackend picks; on
+// several GPUs, a large batch is split across them (MD-3). A GPU fault
+// loses no page: the batch is compressed on another GPU or the CPU instead
+// and Stats counts it (API-15, MD-5). After a sticky fault, which no new
+// context recovers from, the Compressor stops using that GPU (RT-9).
 func (c *Compressor) CompressBatch(pages []Page) (*BatchResult, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -140,23 +146,18 @@ func (c *Compressor) compress(b Backend, pages []Page, host *gpuimpl.HostPages) 
 // accounting for it; c.mu is held. On the GPU, pages are host.Pages when
 // host is not nil.
 func (c *Compressor) run(b Backend, pages []Page, host *gpuimpl.HostPages) (*BatchResult, error) {
-	var out []gpuimpl.Output
-	var t gpuimpl.Timings
+	var gb gpuBatch
 	var err error
 	if b == BackendGPU {
-		if host != nil {
-			out, t, err = c.gpu.CompressHost(host, len(pages))
-		} else {
-			out, t, err = c.gpu.Compress(pages)
-		}
+		gb, err = c.gpu.compress(pages, host)
 	}
-	return c.result(b, pages, out, t, err)
+	return c.result(b, pages, gb, err)
 }
 
 // finish makes the result of a batch that began at start on backend b
 // (see result) and accounts for it; c.mu is held.
-func (c *Compressor) finish(b Backend, pages []Page, out []gpuimpl.Output, t gpuimpl.Timings, err error, start time.Time) (*BatchResult, error) {
-	res, err := c.result(b, pages, out, t, err)
+func (c *Compressor) finish(b Backend, pages []Page, gb gpuBatch, err error, start time.Time) (*BatchResult, error) {
+	res, err := c.result(b, pages, gb, err)
 	if err != nil {
 		return nil, err
 	}
@@ -164,35 +165,42 @@ func (c *Compressor) finish(b Backend, pages []Page, out []gpuimpl.Output, t gpu
 	return res, nil
 }
 
-// result makes the result of a batch meant for backend b: on the GPU its
-// outputs, or, after a fault, the CPU's (API-15); on a CPU backend it
-// compresses the pages. c.mu is held.
-func (c *Compressor) result(b Backend, pages []Page, out []gpuimpl.Output, t gpuimpl.Timings, err error) (*BatchResult, error) {
+// result makes the result of a batch meant for backend b: on the GPU the
+// pool's, whose faulted parts the CPU compressed (API-15, MD-5); on a CPU
+// backend it compresses the pages. c.mu is held.
+func (c *Compressor) result(b Backend, pages []Page, gb gpuBatch, err error) (*BatchResult, error) {
 	res := &BatchResult{Backend: b}
-	if res.Backend == BackendGPU {
-		if err == nil {
-			res.Pages = compressedPages(out)
-			res.H2DTime, res.KernelTime, res.D2HTime = t.H2D, t.Kernel, t.D2H
-			c.lastTimings = t
-		} else if errors.Is(err, gpuimpl.ErrFault) {
-			res.Backend = BackendSIMD
-			if errors.Is(err, gpuimpl.ErrDeviceLost) && c.gpu != nil {
-				// A sticky fault leaves the device unusable for the
-				// rest of the process: later batches go to the CPU.
-				c.gpu.Close()
-				c.gpu, c.gpuErr = nil, fmt.Errorf("%w: %w", ErrGPUNotAvailable, err)
-			}
-		} else {
+	switch b {
+	case BackendGPU:
+		if err != nil {
 			return nil, err
 		}
-	}
-	switch res.Backend {
+		res.Pages = gb.pages
+		res.H2DTime, res.KernelTime, res.D2HTime = gb.timings.H2D, gb.timings.Kernel, gb.timings.D2H
+		c.lastTimings = gb.timings
+		if gb.cpuPages > 0 {
+			res.Backend = BackendSIMD
+		}
+		c.dropLostGPUs()
 	case BackendScalar:
 		res.Pages = compressScalar(pages)
 	case BackendSIMD:
 		res.Pages = compressParallel(pages)
 	}
 	return res, nil
+}
+
+// dropLostGPUs stops using the GPUs once sticky faults have left none
+// usable for the rest of the process: later batches go to the CPU (RT-9,
+// MD-5). c.mu is held.
+func (c *Compressor) dropLostGPUs() {
+	if c.gpu == nil {
+		return
+	}
+	if lost := c.gpu.lost(); lost != nil {
+		c.gpu.close()
+		c.gpu, c.gpuErr = nil, fmt.Errorf("%w: %w", ErrGPUNotAvailable, lost)
+	}
 }
 
 // account adds a batch meant for backend b, which began at start, to the
@@ -218,28 +226,20 @@ func compressedPages(out []gpuimpl.Output) []CompressedPage {
 	return unsafe.Slice((*CompressedPage)(unsafe.Pointer(unsafe.SliceData(out))), len(out))
 }
 
-// DecompressBatch restores pages into dst, which must be at least as long.
-// Every page that decodes is written; the others are listed, by index, in
-// the returned *DecodeError (API-12).
+// DecompressBatch restores pages into dst, which must be at least as long,
+// on the CPU: on every core from SIMDMinBatch pages (SelectDecodeBackend,
+// API-25). Into Go memory the GPU is slower than the CPU; DecompressBuffer
+// decodes on the GPU. Every page that decodes is written; the others are
+// listed, by index, in the returned *DecodeError (API-12), the same on
+// every backend.
 func (c *Compressor) DecompressBatch(pages []CompressedPage, dst []Page) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.closed {
-		return ErrClosed
+	b := SelectDecodeBackend(len(pages), false)
+	if err := c.checkDecode(b, len(pages), len(dst)); err != nil {
+		return err
 	}
-	if len(dst) < len(pages) {
-		return fmt.Errorf("%w: %d pages into %d", ErrShortBuffer, len(pages), len(dst))
-	}
-	start := time.Now()
-	err := decompressParallel(pages, dst)
-	decoded := len(pages)
-	var de *DecodeError
-	if errors.As(err, &de) {
-		decoded -= len(de.Pages)
-	}
-	c.stats.PagesDecompressed += uint64(decoded)
-	c.stats.DecompressTime += time.Since(start)
-	return err
+	return c.decompress(b, pages, dst, nil)
 }
 
 // Close releases the GPU, if any. Batches, buffers and DecompressBatch then
@@ -253,7 +253,7 @@ func (c *Compressor) Close() error {
 	}
 	c.closed = true
 	if c.gpu != nil {
-		return c.gpu.Close()
+		return c.gpu.close()
 	}
 	return nil
 }

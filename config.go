@@ -12,7 +12,9 @@ const MaxBatchSize = gpuimpl.MaxBatchPages
 
 // Config configures a Compressor (API-1, API-2).
 type Config struct {
-	DeviceIndex     int       // CUDA device ordinal, 0 for the first
+	DeviceIndex     int       // CUDA device ordinal, 0 for the first, when Devices is empty
+	Devices         []int     // CUDA device ordinals to use at once (MD-1); empty for DeviceIndex alone
+	AllDevices      bool      // use every supported CUDA device (MD-1); Devices and DeviceIndex left unset
 	Algorithm       Algorithm // only AlgorithmLZ4
 	BatchSize       int       // pages per GPU launch (a ring slot's size), 1 to MaxBatchSize
 	AsyncDMA        bool      // overlap H2D copies, kernels and D2H copies across ring slots
@@ -39,5 +41,5 @@ func (c Config) Validate() error {
 	case c.RingBufferSlots < 1:
 		return fmt.Errorf("%w: RingBufferSlots %d is less than 1", ErrInvalidConfig, c.RingBufferSlots)
 	}
-	return nil
+	return c.validateDevices()
 }

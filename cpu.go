@@ -2,7 +2,6 @@ package lz4warp
 
 import (
 	"runtime"
-	"slices"
 	"sync"
 
 	"github.com/lz4warp/lz4warp/internal/fastlz4"
@@ -59,23 +58,30 @@ func compressRange(pages []Page, out []CompressedPage, encode func([]byte, *[Pag
 // range's last buffer stays small.
 const rangeBuffer = 1 << 20
 
+// decompressParallel decodes pages into dst with one goroutine per core.
 func decompressParallel(pages []CompressedPage, dst []Page) error {
 	var mu sync.Mutex
 	var bad []*PageError
 	parallelRanges(len(pages), func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			if err := fastlz4.DecodePage(&dst[i], reference.Kind(pages[i].Kind), pages[i].Data); err != nil {
-				mu.Lock()
-				bad = append(bad, &PageError{Index: i, Err: err})
-				mu.Unlock()
-			}
+		if b := decompressRange(pages, dst, lo, hi); b != nil {
+			mu.Lock()
+			bad = append(bad, b...)
+			mu.Unlock()
 		}
 	})
-	if bad == nil {
-		return nil
+	return decodeError(bad)
+}
+
+// decompressRange decodes pages[lo:hi] into dst[lo:hi] and returns the
+// errors of those that fail.
+func decompressRange(pages []CompressedPage, dst []Page, lo, hi int) []*PageError {
+	var bad []*PageError
+	for i := lo; i < hi; i++ {
+		if err := fastlz4.DecodePage(&dst[i], reference.Kind(pages[i].Kind), pages[i].Data); err != nil {
+			bad = append(bad, &PageError{Index: i, Err: err})
+		}
 	}
-	slices.SortFunc(bad, func(a, b *PageError) int { return a.Index - b.Index })
-	return &DecodeError{Pages: bad}
+	return bad
 }
 
 // parallelRanges calls fn on contiguous ranges of [0, n) from one goroutine

@@ -1,6 +1,6 @@
 module github.com/lz4warp/lz4warp
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/cucumber/godog v0.15.1
@@ -19,4 +19,6 @@ require (
 	github.com/hashicorp/go-memdb v1.3.4 // indirect
 	github.com/hashicorp/golang-lru v0.5.4 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
+	golang.org/x/sys v0.50.0 // indirect
+	golang.org/x/term v0.48.0 // indirect
 )

@@ -64,8 +64,9 @@ type Stats struct {
 	// (CompressBatch, CompressBatchOn, CompressBuffer, PendingBatch.Wait),
 	// wall clock; decompression is not in it.
 	TotalTime      time.Duration
-	DecompressTime time.Duration // wall clock of every DecompressBatch call
-	GPUFallbacks   uint64        // GPU batches recompressed on the CPU after a fault
+	DecompressTime time.Duration // wall clock of every decompressing call
+	GPUFallbacks   uint64        // GPU batches redone, in part or whole, on the CPU after a fault
+	Devices        []DeviceStats // per GPU in use, in the order of Config's devices (MD-6); nil without
 }
 
 // CompressionRatio is TotalBytesIn over TotalBytesOut, 1.0 when nothing was

@@ -259,8 +259,8 @@ func testEngineHostPages(t *testing.T) {
 				t.Fatalf("injected %v: %v, generation %d → %d", f, err, gen, e.dev.gen)
 			}
 			out, _, err := e.CompressHost(h, 1500)
-			if err != nil || h.gen != e.dev.gen {
-				t.Fatalf("after the rebuild: %v, registered in generation %d of %d", err, h.gen, e.dev.gen)
+			if err != nil || h.lock.addrs[e.dev].gen != e.dev.gen {
+				t.Fatalf("after the rebuild: %v, registered in generation %d of %d", err, h.lock.addrs[e.dev].gen, e.dev.gen)
 			}
 			if bad := checkBatch(t, "host-after-fault", pages[:1500], out); bad != 0 {
 				t.Fatalf("%d pages differ after the rebuild", bad)

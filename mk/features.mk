@@ -14,7 +14,7 @@ features:
 	@echo "reports: $(FEATURES_OUT)/report.xml $(FEATURES_OUT)/cucumber.json"
 
 # The matrix: every rule of spec/*.md with the scenarios and tests citing it
-# (inside Test, Fuzz and Example functions), the rules only GPU tests check
+# (inside Test, Fuzz, Example and Benchmark functions), the rules only GPU tests check
 # with the device run under results/ that last passed one; fails when a rule
 # is cited by nothing or a citation names no rule.
 trace:

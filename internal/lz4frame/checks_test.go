@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/lz4warp/lz4warp/internal/xxh32"
 	"io"
 	"slices"
 	"strings"
@@ -31,7 +32,7 @@ func TestBlockChecksumMismatch(t *testing.T) {
 	frame := encode(t, data, WriterOptions{BlockChecksum: true})
 	size := int(binary.LittleEndian.Uint32(frame[7:]) &^ uncompressedBit)
 	sumAt := 11 + size
-	if got, want := binary.LittleEndian.Uint32(frame[sumAt:]), Checksum32(frame[11:sumAt]); got != want {
+	if got, want := binary.LittleEndian.Uint32(frame[sumAt:]), xxh32.Checksum(frame[11:sumAt]); got != want {
 		t.Fatalf("the first block's checksum is %#08x, want %#08x", got, want)
 	}
 	for _, at := range []int{11, 11 + size/2, sumAt - 1, sumAt, sumAt + 3} {

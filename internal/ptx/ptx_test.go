@@ -116,6 +116,7 @@ func formsKernel(sm int) *Module {
 	k.St(Shared, "u8", At(sh, 0), a)
 	k.St(Shared, "u16", At(sh, 2), b)
 	k.StAnyLane("u16", At(sh, 2), b)
+	k.StAnyLane("u32", At(sh, 4), b)
 	k.St(Shared, "u32", At(sh, 4), c)
 	k.WarpSync(FullMask)
 	k.MembarSys()

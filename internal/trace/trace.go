@@ -13,7 +13,7 @@
 // problem. A range whose end is below its start, or that spans more than
 // MaxRange IDs, is a problem too; it cites its two ends only.
 //
-// A citation counts as checking a rule only inside a Test, Fuzz or Example
+// A citation counts as checking a rule only inside a Test, Fuzz, Example or Benchmark
 // function that has a body (its doc comment included) or as a scenario's
 // tag: an ID in a helper, a benchmark or a file-level comment is checked
 // for a defined ID but checks nothing. A counted citation never runs in CI,
@@ -64,7 +64,7 @@ type Citation struct {
 	// but does not run by default, so it does not count as checking it.
 	Quarantined bool
 	// InTest marks a citation that counts: a scenario's tag, or an ID in a
-	// Test, Fuzz or Example function with a body, or in its doc comment.
+	// Test, Fuzz, Example or Benchmark function with a body, or in its doc comment.
 	InTest bool
 	// DeviceOnly marks a counted citation whose test or scenario needs a
 	// GPU, so that CI never runs it (see the package comment).
@@ -359,7 +359,7 @@ func goCitations(name string, data []byte, re *regexp.Regexp, prefixes map[strin
 		}
 		for _, g := range re.FindAllStringSubmatch(line, -1) {
 			f := enclosing(funcs, i+1)
-			c := Citation{File: name, Line: i + 1, Name: f.name, InTest: f.test, DeviceOnly: f.test && (fileOnDevice || f.gpu)}
+			c := Citation{File: name, Line: i + 1, Name: f.name, InTest: f.test, DeviceOnly: f.test && (fileOnDevice || f.gpu || strings.HasPrefix(f.name, "Benchmark"))}
 			first, last := g[1]+"-"+g[2], g[3]+"-"+g[4]
 			lo, errLo := strconv.Atoi(g[2])
 			if errLo == nil {
@@ -407,13 +407,15 @@ func goCitations(name string, data []byte, re *regexp.Regexp, prefixes map[strin
 type funcSpan struct {
 	name     string
 	from, to int  // lines, the doc comment included
-	test     bool // a Test, Fuzz or Example function with a body
+	test     bool // a Test, Fuzz, Example or Benchmark function with a body
 	gpu      bool // it calls gputest.Require or a GPU-requirement helper
 }
 
 var (
-	// testNameRE is the name of a function that go test runs.
-	testNameRE = regexp.MustCompile(`^(Test|Fuzz|Example)([^a-z]|$)`)
+	// testNameRE is the name of a function that go test runs. Benchmarks
+	// check the rules that set measured targets; CI runs none of them, so
+	// their citations count as checked elsewhere, as a GPU test's do.
+	testNameRE = regexp.MustCompile(`^(Test|Fuzz|Example|Benchmark)([^a-z]|$)`)
 	// gpuHelperRE is the name of a helper that skips a test without a GPU.
 	gpuHelperRE = regexp.MustCompile(`(?i)^(require|need|must)_?gpu|^skip_?(if_?)?(without|no)_?gpu`)
 )
@@ -566,7 +568,7 @@ func (m *Matrix) Problems() []Problem {
 		case cited[r.ID]:
 		case outside[r.ID] != "":
 			probs = append(probs, Problem{fmt.Sprintf("%s:%d", r.File, r.Line),
-				fmt.Sprintf("%s (%s) is cited only outside Test, Fuzz and Example functions (%s), which checks nothing", r.ID, r.Title, outside[r.ID])})
+				fmt.Sprintf("%s (%s) is cited only outside Test, Fuzz, Example and Benchmark functions (%s), which checks nothing", r.ID, r.Title, outside[r.ID])})
 		case quarantined[r.ID]:
 			probs = append(probs, Problem{fmt.Sprintf("%s:%d", r.File, r.Line),
 				fmt.Sprintf("%s (%s) is cited only by scenarios tagged %s", r.ID, r.Title, QuarantineTag)})

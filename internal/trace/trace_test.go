@@ -98,8 +98,8 @@ func TestProblemsFixture(t *testing.T) {
 	}
 	want := []string{
 		"spec/beta.md:3: BETA-1 is also defined at spec/beta.md:1",
-		"spec/alpha.md:12: ALPHA-4 (Fourth) is cited only outside Test, Fuzz and Example functions (pkg/x_test.go:13), which checks nothing",
-		"spec/alpha.md:13: ALPHA-5 (Fifth) is cited only outside Test, Fuzz and Example functions (pkg/x_test.go:16), which checks nothing",
+		"spec/alpha.md:12: ALPHA-4 (Fourth) is cited only outside Test, Fuzz, Example and Benchmark functions (pkg/x_test.go:13), which checks nothing",
+		"spec/alpha.md:13: ALPHA-5 (Fifth) is cited only outside Test, Fuzz, Example and Benchmark functions (pkg/x_test.go:16), which checks nothing",
 		"spec/beta.md:4: BETA-3 (Cited only by a quarantined scenario) is cited only by scenarios tagged @known-defect",
 		"features/f.feature:12: DELTA-5 is cited but no spec file defines it",
 		"pkg/x_test.go:9: ALPHA-7 is cited but no spec file defines it",
