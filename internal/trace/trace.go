@@ -13,16 +13,17 @@
 // problem. A range whose end is below its start, or that spans more than
 // MaxRange IDs, is a problem too; it cites its two ends only.
 //
-// A citation counts as checking a rule only inside a Test, Fuzz, Example or Benchmark
-// function that has a body (its doc comment included) or as a scenario's
-// tag: an ID in a helper, a benchmark or a file-level comment is checked
-// for a defined ID but checks nothing. A counted citation never runs in CI,
-// which has no GPU, when its test needs one: a file named *_gpu_test.go or
-// gpu_*.go, a test that calls gputest.Require or a helper named so
-// (requireGPU, needGPU, skipWithoutGPU and the like), or a scenario tagged
-// @gpu. Rules checked
+// A citation counts as checking a rule only inside a Test, Fuzz, Example or
+// Benchmark function that has a body (its doc comment included) or as a
+// scenario's tag: an ID in a helper or a file-level comment is checked for
+// a defined ID but checks nothing. A counted citation never runs in CI,
+// which has no GPU and runs no benchmark, when it is a benchmark's or its
+// test needs a GPU: a file named *_gpu_test.go or gpu_*.go, a test that
+// calls gputest.Require or a helper named so (requireGPU, needGPU,
+// skipWithoutGPU and the like), or a scenario tagged @gpu. Rules checked
 // only so are reported apart (DeviceOnly), each with the newest run under
-// results/ whose logs show one of its tests or scenarios passing.
+// results/ whose logs show one of its tests or scenarios passing ("--- PASS:"
+// lines) or one of its benchmarks' result lines.
 package trace
 
 import (
@@ -474,8 +475,10 @@ func enclosing(spans []funcSpan, line int) funcSpan {
 	return funcSpan{}
 }
 
-// passRE is a line of go test -v saying a test, subtest or scenario passed.
-var passRE = regexp.MustCompile(`--- PASS: (\S+)`)
+// passRE is a line of go test -v saying a test, subtest or scenario
+// passed, or a benchmark's result line (its name up to the first / or the
+// -GOMAXPROCS suffix, then the iteration count): it ran to the end.
+var passRE = regexp.MustCompile(`--- PASS: (\S+)|(?m)^(Benchmark[^/\s]*?)(?:/\S*|-\d+)?\s+\d+\s`)
 
 // runTimeRE is the first time of day in a run's README, as HH:MM.
 var runTimeRE = regexp.MustCompile(`\b([0-2][0-9]:[0-5][0-9])\b`)
@@ -499,11 +502,11 @@ func (m *Matrix) readRuns(fsys fs.FS, dir string) error {
 			runs[folder] = run
 		}
 		data, err := fs.ReadFile(fsys, name)
-		if err != nil || !bytes.Contains(data, []byte("--- PASS: ")) {
+		if err != nil || !bytes.Contains(data, []byte("--- PASS: ")) && !bytes.Contains(data, []byte("Benchmark")) {
 			return err
 		}
 		for _, g := range passRE.FindAllSubmatch(data, -1) {
-			test := string(g[1])
+			test := string(g[1]) + string(g[2])
 			if old := m.passed[test]; old.when < run.when || old.when == run.when && old.name < run.name {
 				m.passed[test] = run
 			}

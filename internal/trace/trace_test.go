@@ -47,7 +47,7 @@ func TestParseSpecFixture(t *testing.T) {
 		ids = append(ids, r.ID)
 	}
 	want := []string{"ALPHA-1", "ALPHA-2", "ALPHA-3", "ALPHA-4", "ALPHA-5", "BETA-1", "BETA-2", "BETA-1", "BETA-3",
-		"DEV-1", "DEV-2", "DEV-3", "DEV-4", "DEV-5", "DEV-6"}
+		"DEV-1", "DEV-2", "DEV-3", "DEV-4", "DEV-5", "DEV-6", "DEV-7"}
 	if !slices.Equal(ids, want) {
 		t.Errorf("rules = %v, want %v (a heading inside a code fence is not a rule)", ids, want)
 	}
@@ -79,6 +79,7 @@ func TestCitationsFixture(t *testing.T) {
 		"DEV-4":   {"features/f.feature:32 On the GPU"},
 		"DEV-5":   {"pkg/dev_gpu_test.go:5 TestOnDevice", "pkg/x_test.go:19 helper", "pkg/x_test.go:29 TestDev5"},
 		"DEV-6":   {"pkg/x_test.go:32 TestRequiresThroughGputest"},
+		"DEV-7":   {"pkg/x_test.go:39 BenchmarkMeasured"},
 	}
 	if len(got) != len(want) {
 		t.Errorf("cited IDs = %v, want %v", got, want)
@@ -107,8 +108,8 @@ func TestProblemsFixture(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if cited, total := m.Coverage(); cited != 11 || total != 14 {
-		t.Errorf("coverage %d/%d, want 11/14", cited, total)
+	if cited, total := m.Coverage(); cited != 12 || total != 15 {
+		t.Errorf("coverage %d/%d, want 12/15", cited, total)
 	}
 }
 
@@ -144,7 +145,7 @@ func TestTable(t *testing.T) {
 		"| BETA-1 | Cited by a feature tag | Tagged scenario (f.feature) | **none** |",
 		"| BETA-2 | Cited by nothing but the root package | **none** | fixture.TestRoot |",
 		"| BETA-3 | Cited only by a quarantined scenario | Quarantined (f.feature) @known-defect | **none** |",
-		"11 of 14 rules cited (79%); 5 of them only by tests that need a GPU, which CI never runs",
+		"12 of 15 rules cited (80%); 6 of them only by tests that need a GPU, which CI never runs",
 		"| DEV-1 | In a _gpu_test.go file | pkg.TestOnDevice | results/2026-11-27-h100-late |",
 		"| DEV-3 | In a gpu_*.go file | pkg.TestKernel | results/2026-11-26-h100-old |",
 	} {
@@ -168,6 +169,7 @@ func TestDeviceOnlyFixture(t *testing.T) {
 		`DEV-3 [pkg.TestKernel] "2026-11-26-h100-old"`,
 		`DEV-4 [On the GPU (f.feature)] "2026-11-27-h100-early"`,
 		`DEV-6 [pkg.TestRequiresThroughGputest] ""`,
+		`DEV-7 [pkg.BenchmarkMeasured] "2026-11-27-h100-early"`,
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("device-only rules:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -35,3 +35,6 @@ func TestRequiresThroughGputest(t *testing.T) {
 }
 
 var gputest struct{ Require func(*testing.T) }
+
+// Checks DEV-7: a benchmark, which CI does not run.
+func BenchmarkMeasured(b *testing.B) { b.Log() }
