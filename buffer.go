@@ -29,12 +29,14 @@ func (c *Compressor) NewPageBuffer(n int) (*PageBuffer, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("%w: a buffer of %d pages", ErrBadBuffer, n)
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.life.RLock()
+	defer c.life.RUnlock()
 	if c.closed {
 		return nil, ErrClosed
 	}
 	b := &PageBuffer{c: c}
+	c.gpuMu.Lock()
+	defer c.gpuMu.Unlock()
 	if c.gpu != nil {
 		if h, err := c.gpu.NewHostPages(n); err == nil {
 			b.host, b.pages = h, h.Pages
@@ -56,8 +58,8 @@ func (b *PageBuffer) Pinned() bool { return b.host != nil }
 // Payloads that point into it stay readable; the buffer cannot be
 // compressed again.
 func (b *PageBuffer) Close() error {
-	b.c.mu.Lock()
-	defer b.c.mu.Unlock()
+	b.c.gpuMu.Lock()
+	defer b.c.gpuMu.Unlock()
 	if b.pages == nil {
 		return nil
 	}
@@ -75,16 +77,24 @@ func (b *PageBuffer) Close() error {
 // CompressBuffer, and are to be copied out before that if they are to be
 // kept (API-18).
 func (c *Compressor) CompressBuffer(buf *PageBuffer, n int) (*BatchResult, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.life.RLock()
+	defer c.life.RUnlock()
 	if err := c.checkBuffer(buf, n); err != nil {
 		return nil, err
 	}
-	return c.compress(SelectBackend(n, c.gpu != nil), buf.pages[:n], buf.host)
+	start := time.Now()
+	b := SelectBackend(n, c.hasGPU())
+	res := &BatchResult{Backend: b}
+	stored, err := c.run(res, buf.pages[:n], buf.host)
+	if err != nil {
+		return nil, err
+	}
+	c.account(b, res, stored, start)
+	return res, nil
 }
 
-// checkBuffer checks that a batch of buf's first n pages may start; c.mu
-// is held.
+// checkBuffer checks that a batch of buf's first n pages may start; life's
+// read lock is held.
 func (c *Compressor) checkBuffer(buf *PageBuffer, n int) error {
 	switch {
 	case c.closed:
@@ -111,11 +121,13 @@ type PendingBatch struct {
 	start time.Time
 	gpu   *gpuimpl.Pending // the GPU's batch until Wait takes it
 	// ran is set while a batch that CompressBufferAsync compressed itself
-	// waits for Wait to account for it, on backend b.
-	ran bool
-	b   Backend
-	res *BatchResult
-	err error
+	// waits for Wait to account for it, on backend b, with stored payload
+	// bytes.
+	ran    bool
+	b      Backend
+	stored int
+	res    *BatchResult
+	err    error
 }
 
 // CompressBufferAsync starts compressing buf.Pages()[:n] as CompressBuffer
@@ -129,17 +141,26 @@ type PendingBatch struct {
 // batches are on their way on the GPU: starting one more waits for the
 // oldest to end.
 func (c *Compressor) CompressBufferAsync(buf *PageBuffer, n int) (*PendingBatch, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.life.RLock()
+	defer c.life.RUnlock()
 	if err := c.checkBuffer(buf, n); err != nil {
 		return nil, err
 	}
 	p := &PendingBatch{c: c, buf: buf, pages: buf.pages[:n], start: time.Now()}
 	buf.pending = p
-	if p.b = SelectBackend(n, c.gpu != nil); p.b == BackendGPU && buf.host != nil {
-		p.gpu, p.err = c.gpu.StartHost(buf.host, n)
-	} else {
-		p.res, p.err = c.run(p.b, p.pages, buf.host)
+	started := false
+	if buf.host != nil {
+		c.gpuMu.Lock()
+		if p.b = SelectBackend(n, c.gpu != nil); p.b == BackendGPU {
+			p.gpu, p.err = c.gpu.StartHost(buf.host, n)
+			started = true
+		}
+		c.gpuMu.Unlock()
+	}
+	if !started {
+		p.b = SelectBackend(n, c.hasGPU())
+		p.res = &BatchResult{Backend: p.b}
+		p.stored, p.err = c.run(p.res, p.pages, buf.host)
 		p.ran = p.err == nil
 	}
 	if p.err != nil {
@@ -156,15 +177,32 @@ func (c *Compressor) CompressBufferAsync(buf *PageBuffer, n int) (*PendingBatch,
 // do. Later calls return the same result.
 func (p *PendingBatch) Wait() (*BatchResult, error) {
 	c := p.c
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	switch {
-	case p.gpu != nil:
+	if p.gpu != nil {
+		c.gpuMu.Lock()
 		out, t, err := p.gpu.Wait()
+		if err == nil {
+			c.lastTimings = t
+		}
+		c.gpuMu.Unlock()
 		p.gpu = nil
-		p.res, p.err = c.finish(BackendGPU, p.pages, out, t, err, p.start)
-	case p.ran:
-		c.account(p.b, p.res, p.start)
+		p.res = &BatchResult{Backend: BackendGPU, Pages: compressedPages(out)}
+		p.res.H2DTime, p.res.KernelTime, p.res.D2HTime = t.H2D, t.Kernel, t.D2H
+		p.stored = payloadBytes(out)
+		switch {
+		case err == nil:
+			p.ran = true
+		case c.fellBack(err):
+			p.res.Backend = BackendSIMD
+			p.res.H2DTime, p.res.KernelTime, p.res.D2HTime = 0, 0, 0
+			p.res.Pages = p.res.ownPages(len(p.pages))
+			p.stored = c.cpu.compressCPU(p.pages, p.res.Pages, nil, fastEncode, len(p.pages))
+			p.ran = true
+		default:
+			p.res, p.err = nil, err
+		}
+	}
+	if p.ran {
+		c.account(p.b, p.res, p.stored, p.start)
 		p.ran = false
 	}
 	if p.buf.pending == p {

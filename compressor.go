@@ -12,17 +12,31 @@ import (
 )
 
 // Compressor compresses and decompresses page batches. It is safe for
-// concurrent use; batches on one Compressor run one at a time.
+// concurrent use (API-20): batches on the CPU and DecompressBatch calls from
+// different goroutines run at the same time, none waiting for another;
+// batches on the GPU share its engine, with up to RingBufferSlots of their
+// chunks on the device at once. Config.CPUWorkers bounds the goroutines
+// that all of its CPU work uses at once (API-21).
 type Compressor struct {
-	cfg    Config
-	mu     sync.Mutex // serialises batches and guards stats
+	cfg Config
+	cpu cpuLimit
+	// life is held for reading by every call that uses the Compressor's
+	// resources and for writing by Close, which so waits for the calls in
+	// progress; closed is guarded by it.
+	life   sync.RWMutex
+	closed bool
+	// gpuMu serialises the calls into the GPU engine, which runs one
+	// call at a time, and guards gpu, gpuErr, stage and lastTimings. It
+	// is never held while pages are encoded or copied on the host.
+	gpuMu  sync.Mutex
 	gpu    *gpuimpl.Engine
 	gpuErr error // why gpu is nil although a GPU is present (API-11)
-	stats  Stats
-	closed bool
+	stage  staging
 	// lastTimings are the last GPU batch's timings, host shares included,
 	// for the benchmarks.
 	lastTimings gpuimpl.Timings
+	statsMu     sync.Mutex
+	stats       Stats
 }
 
 // NewCompressor returns a Compressor that picks the backend of each batch
@@ -31,7 +45,7 @@ func NewCompressor(cfg Config) (*Compressor, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	c := &Compressor{cfg: cfg}
+	c := newCompressor(cfg)
 	if GPUAvailable() {
 		if e, err := openEngine(cfg); err != nil {
 			c.gpuErr = fmt.Errorf("%w: %w", ErrGPUNotAvailable, err)
@@ -42,14 +56,20 @@ func NewCompressor(cfg Config) (*Compressor, error) {
 	return c, nil
 }
 
+func newCompressor(cfg Config) *Compressor {
+	c := &Compressor{cfg: cfg, cpu: newCPULimit(cfg.CPUWorkers)}
+	c.stage.freed = sync.NewCond(&c.gpuMu)
+	return c
+}
+
 // GPUError reports why the Compressor uses no GPU although the machine has
 // one (API-11): an error wrapping ErrGPUNotAvailable and the error of
 // opening the GPU, or the sticky fault after which the Compressor stopped
 // using it (RT-9). It is nil while the Compressor uses a GPU, and on a
 // machine without one.
 func (c *Compressor) GPUError() error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.gpuMu.Lock()
+	defer c.gpuMu.Unlock()
 	return c.gpuErr
 }
 
@@ -67,7 +87,9 @@ func NewGPUBatchCompressor(cfg Config) (*Compressor, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrGPUNotAvailable, err)
 	}
-	return &Compressor{cfg: cfg, gpu: e}, nil
+	c := newCompressor(cfg)
+	c.gpu = e
+	return c, nil
 }
 
 func openEngine(cfg Config) (*gpuimpl.Engine, error) {
@@ -82,22 +104,40 @@ func (c *Compressor) Config() Config { return c.cfg }
 
 // Stats returns the statistics accumulated so far.
 func (c *Compressor) Stats() Stats {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.statsMu.Lock()
+	defer c.statsMu.Unlock()
 	return c.stats
+}
+
+// hasGPU reports whether the Compressor uses a GPU now.
+func (c *Compressor) hasGPU() bool {
+	c.gpuMu.Lock()
+	defer c.gpuMu.Unlock()
+	return c.gpu != nil
 }
 
 // CompressBatch compresses pages with the backend SelectBackend picks. A GPU
 // fault loses no page: the batch is compressed on the CPU instead and
 // Stats.GPUFallbacks counts it (API-15). After a sticky fault, which no new
-// context recovers from, the Compressor stops using the GPU (RT-9).
+// context recovers from, the Compressor stops using the GPU (RT-9). The
+// result owns its memory: the payloads are the result's alone.
 func (c *Compressor) CompressBatch(pages []Page) (*BatchResult, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.closed {
-		return nil, ErrClosed
+	res := new(BatchResult)
+	return res, c.compressInto(res, pages, false, 0)
+}
+
+// CompressBatchInto compresses pages as CompressBatch does, into res, whose
+// memory it reuses (API-22): res.Pages and the payloads of the batch res
+// held before are overwritten, and must no longer be used. A BatchResult
+// that CompressBatchInto has filled once takes later batches of the same
+// size and data without allocating, so that a loop over many batches
+// allocates nothing per page. res must not be in use by another call. A
+// result of CompressBuffer can be given: its pages stay in its buffer.
+func (c *Compressor) CompressBatchInto(res *BatchResult, pages []Page) error {
+	if res.arena == nil {
+		res.arena = new(arena)
 	}
-	return c.compress(SelectBackend(len(pages), c.gpu != nil), pages, nil)
+	return c.compressInto(res, pages, false, 0)
 }
 
 // CompressBatchOn compresses pages on backend b, whatever their number
@@ -105,107 +145,152 @@ func (c *Compressor) CompressBatch(pages []Page) (*BatchResult, error) {
 // needs a GPU this Compressor opened (ErrGPUNotAvailable otherwise), and a
 // GPU fault falls back to the CPU as in CompressBatch.
 func (c *Compressor) CompressBatchOn(b Backend, pages []Page) (*BatchResult, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.closed {
-		return nil, ErrClosed
-	}
 	switch b {
-	case BackendScalar, BackendSIMD:
-	case BackendGPU:
-		if c.gpu == nil {
-			return nil, cmp.Or(c.gpuErr, ErrGPUNotAvailable)
-		}
+	case BackendScalar, BackendSIMD, BackendGPU:
 	default:
 		return nil, fmt.Errorf("%w: Backend %v is unknown", ErrInvalidConfig, b)
 	}
-	return c.compress(b, pages, nil)
+	res := new(BatchResult)
+	if err := c.compressInto(res, pages, true, b); err != nil {
+		return nil, err
+	}
+	return res, nil
 }
 
-// compress runs a batch on backend b and accounts for it; c.mu is held.
-// On the GPU, pages are host.Pages when host is not nil.
-func (c *Compressor) compress(b Backend, pages []Page, host *gpuimpl.HostPages) (*BatchResult, error) {
+// compressInto compresses pages into res on backend b when chosen, else on
+// the one SelectBackend picks, and accounts for the batch.
+func (c *Compressor) compressInto(res *BatchResult, pages []Page, chosen bool, b Backend) error {
+	c.life.RLock()
+	defer c.life.RUnlock()
+	if c.closed {
+		return ErrClosed
+	}
+	if !chosen {
+		b = SelectBackend(len(pages), c.hasGPU())
+	} else if b == BackendGPU {
+		c.gpuMu.Lock()
+		err := cmp.Or(c.gpuErr, ErrGPUNotAvailable)
+		gpu := c.gpu != nil
+		c.gpuMu.Unlock()
+		if !gpu {
+			return err
+		}
+	}
 	start := time.Now()
-	res, err := c.run(b, pages, host)
+	res.reset(b)
+	stored, err := c.run(res, pages, nil)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	c.account(b, res, start)
-	return res, nil
+	c.account(b, res, stored, start)
+	return nil
 }
 
-// run runs a batch on backend b and makes its result (see result), without
-// accounting for it; c.mu is held. On the GPU, pages are host.Pages when
-// host is not nil.
-func (c *Compressor) run(b Backend, pages []Page, host *gpuimpl.HostPages) (*BatchResult, error) {
-	var out []gpuimpl.Output
-	var t gpuimpl.Timings
-	var err error
-	if b == BackendGPU {
-		if host != nil {
-			out, t, err = c.gpu.CompressHost(host, len(pages))
-		} else {
-			out, t, err = c.gpu.Compress(pages)
-		}
-	}
-	return c.result(b, pages, out, t, err)
-}
-
-// finish makes the result of a batch that began at start on backend b
-// (see result) and accounts for it; c.mu is held.
-func (c *Compressor) finish(b Backend, pages []Page, out []gpuimpl.Output, t gpuimpl.Timings, err error, start time.Time) (*BatchResult, error) {
-	res, err := c.result(b, pages, out, t, err)
-	if err != nil {
-		return nil, err
-	}
-	c.account(b, res, start)
-	return res, nil
-}
-
-// result makes the result of a batch meant for backend b: on the GPU its
-// outputs, or, after a fault, the CPU's (API-15); on a CPU backend it
-// compresses the pages. c.mu is held.
-func (c *Compressor) result(b Backend, pages []Page, out []gpuimpl.Output, t gpuimpl.Timings, err error) (*BatchResult, error) {
-	res := &BatchResult{Backend: b}
+// run compresses a batch into res on res.Backend: on the GPU from pages, or
+// from host when it is not nil (host.Pages are then pages), falling back to
+// the CPU after a fault (API-15). It returns the payloads' total size. No
+// lock but life's read lock is held.
+func (c *Compressor) run(res *BatchResult, pages []Page, host *gpuimpl.HostPages) (int, error) {
 	if res.Backend == BackendGPU {
+		stored, err := c.runGPU(res, pages, host)
 		if err == nil {
-			res.Pages = compressedPages(out)
-			res.H2DTime, res.KernelTime, res.D2HTime = t.H2D, t.Kernel, t.D2H
-			c.lastTimings = t
-		} else if errors.Is(err, gpuimpl.ErrFault) {
-			res.Backend = BackendSIMD
-			if errors.Is(err, gpuimpl.ErrDeviceLost) && c.gpu != nil {
-				// A sticky fault leaves the device unusable for the
-				// rest of the process: later batches go to the CPU.
-				c.gpu.Close()
-				c.gpu, c.gpuErr = nil, fmt.Errorf("%w: %w", ErrGPUNotAvailable, err)
-			}
-		} else {
-			return nil, err
+			return stored, nil
 		}
+		if !c.fellBack(err) {
+			return 0, err
+		}
+		res.Backend = BackendSIMD
+		res.H2DTime, res.KernelTime, res.D2HTime = 0, 0, 0
 	}
-	switch res.Backend {
-	case BackendScalar:
-		res.Pages = compressScalar(pages)
-	case BackendSIMD:
-		res.Pages = compressParallel(pages)
+	res.Pages = res.ownPages(len(pages))
+	encode, workers := cpuEncoder(fastEncode), len(pages)
+	if res.Backend == BackendScalar {
+		encode, workers = referenceEncode, 1
 	}
-	return res, nil
+	return c.cpu.compressCPU(pages, res.Pages, res.arena, encode, workers), nil
 }
 
-// account adds a batch meant for backend b, which began at start, to the
-// statistics and sets its TotalTime; a batch meant for the GPU that the
-// CPU compressed fell back (API-15). c.mu is held.
-func (c *Compressor) account(b Backend, res *BatchResult, start time.Time) {
+// runGPU compresses a batch on the GPU into res. A batch from host runs in
+// the engine with host's memory; one from Go memory goes through staging
+// buffers (gpu_batch.go).
+func (c *Compressor) runGPU(res *BatchResult, pages []Page, host *gpuimpl.HostPages) (int, error) {
+	var t gpuimpl.Timings
+	var stored int
+	var err error
+	if host == nil {
+		t, stored, err = c.compressFromGo(res, pages)
+	} else {
+		c.gpuMu.Lock()
+		var out []gpuimpl.Output
+		if c.gpu == nil {
+			err = errGPUDropped
+		} else {
+			out, t, err = c.gpu.CompressHost(host, len(pages))
+		}
+		c.gpuMu.Unlock()
+		res.Pages, stored = compressedPages(out), payloadBytes(out)
+	}
+	if err != nil {
+		return 0, err
+	}
+	res.H2DTime, res.KernelTime, res.D2HTime = t.H2D, t.Kernel, t.D2H
+	c.gpuMu.Lock()
+	c.lastTimings = t
+	c.gpuMu.Unlock()
+	return stored, nil
+}
+
+// errGPUDropped reports a GPU batch that found the engine dropped after
+// another batch's sticky fault: it falls back to the CPU like a fault.
+var errGPUDropped = fmt.Errorf("%w: the GPU was dropped after a sticky fault", gpuimpl.ErrFault)
+
+// fellBack handles the error of a GPU batch: a fault means the batch goes
+// to the CPU (true), and after a sticky one the Compressor stops using the
+// GPU (RT-9); any other error is the caller's (false).
+func (c *Compressor) fellBack(err error) bool {
+	if !errors.Is(err, gpuimpl.ErrFault) {
+		return false
+	}
+	if errors.Is(err, gpuimpl.ErrDeviceLost) {
+		c.gpuMu.Lock()
+		if c.gpu != nil {
+			// A sticky fault leaves the device unusable for the rest
+			// of the process: later batches go to the CPU.
+			c.dropGPU()
+			c.gpuErr = fmt.Errorf("%w: %w", ErrGPUNotAvailable, err)
+		}
+		c.gpuMu.Unlock()
+	}
+	return true
+}
+
+// dropGPU closes the engine and the staging buffers not in use; those in
+// use are closed when they come back. gpuMu is held.
+func (c *Compressor) dropGPU() error {
+	for _, h := range c.stage.free {
+		h.Close()
+	}
+	c.stage.free, c.stage.made = nil, 0
+	err := c.gpu.Close()
+	c.gpu = nil
+	c.stage.freed.Broadcast()
+	return err
+}
+
+// account adds a batch meant for backend b, which began at start and
+// stored the given payload bytes, to the statistics and sets its
+// TotalTime; a batch meant for the GPU that the CPU compressed fell back
+// (API-15).
+func (c *Compressor) account(b Backend, res *BatchResult, stored int, start time.Time) {
+	res.TotalTime = time.Since(start)
+	c.statsMu.Lock()
+	defer c.statsMu.Unlock()
 	if b == BackendGPU && res.Backend != BackendGPU {
 		c.stats.GPUFallbacks++
 	}
-	res.TotalTime = time.Since(start)
 	c.stats.PagesCompressed += uint64(len(res.Pages))
 	c.stats.TotalBytesIn += uint64(len(res.Pages)) * PageSize
-	for _, p := range res.Pages {
-		c.stats.TotalBytesOut += uint64(len(p.Data))
-	}
+	c.stats.TotalBytesOut += uint64(stored)
 	c.stats.TotalTime += res.TotalTime
 }
 
@@ -216,12 +301,22 @@ func compressedPages(out []gpuimpl.Output) []CompressedPage {
 	return unsafe.Slice((*CompressedPage)(unsafe.Pointer(unsafe.SliceData(out))), len(out))
 }
 
+// payloadBytes is the outputs' total payload size.
+func payloadBytes(out []gpuimpl.Output) int {
+	n := 0
+	for _, o := range out {
+		n += len(o.Data)
+	}
+	return n
+}
+
 // DecompressBatch restores pages into dst, which must be at least as long.
 // Every page that decodes is written; the others are listed, by index, in
-// the returned *DecodeError (API-12).
+// the returned *DecodeError (API-12). It runs on the CPU, at the same time
+// as any other call on the Compressor (API-20).
 func (c *Compressor) DecompressBatch(pages []CompressedPage, dst []Page) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.life.RLock()
+	defer c.life.RUnlock()
 	if c.closed {
 		return ErrClosed
 	}
@@ -229,29 +324,29 @@ func (c *Compressor) DecompressBatch(pages []CompressedPage, dst []Page) error {
 		return fmt.Errorf("%w: %d pages into %d", ErrShortBuffer, len(pages), len(dst))
 	}
 	start := time.Now()
-	err := decompressParallel(pages, dst)
-	decoded := len(pages)
-	var de *DecodeError
-	if errors.As(err, &de) {
-		decoded -= len(de.Pages)
-	}
+	decoded, err := c.cpu.decompressCPU(pages, dst)
+	elapsed := time.Since(start)
+	c.statsMu.Lock()
 	c.stats.PagesDecompressed += uint64(decoded)
-	c.stats.TotalTime += time.Since(start)
+	c.stats.TotalTime += elapsed
+	c.statsMu.Unlock()
 	return err
 }
 
-// Close releases the GPU, if any. Batches, buffers and DecompressBatch then
-// fail with ErrClosed; Stats and Config still answer, and Close again
-// returns nil.
+// Close waits for the calls in progress, then releases the GPU, if any.
+// Batches, buffers and DecompressBatch then fail with ErrClosed; Stats and
+// Config still answer, and Close again returns nil.
 func (c *Compressor) Close() error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.life.Lock()
+	defer c.life.Unlock()
 	if c.closed {
 		return nil
 	}
 	c.closed = true
+	c.gpuMu.Lock()
+	defer c.gpuMu.Unlock()
 	if c.gpu != nil {
-		return c.gpu.Close()
+		return c.dropGPU()
 	}
 	return nil
 }

@@ -10,7 +10,8 @@ import (
 )
 
 // Compress a batch of pages and restore it. A batch of 3 pages runs on the
-// scalar backend on every machine (SelectBackend), so the output is fixed.
+// fast CPU codec on every machine (SelectBackend), and every backend gives
+// the same bytes, so the output is fixed.
 func Example() {
 	c, err := lz4warp.NewCompressor(lz4warp.DefaultConfig())
 	if err != nil {
@@ -45,7 +46,7 @@ func Example() {
 	}
 	fmt.Println("round trip:", restored[0] == pages[0] && restored[1] == pages[1] && restored[2] == pages[2])
 	// Output:
-	// backend: scalar
+	// backend: simd
 	// page 0: same, 8 bytes
 	// page 1: lz4, 58 bytes
 	// page 2: raw, 4096 bytes
@@ -118,7 +119,7 @@ func ExampleDefaultConfig() {
 	cfg := lz4warp.DefaultConfig()
 	fmt.Printf("%+v\n", cfg)
 	// Output:
-	// {DeviceIndex:0 Algorithm:lz4 BatchSize:1000 AsyncDMA:true RingBufferSlots:4}
+	// {DeviceIndex:0 Algorithm:lz4 BatchSize:1000 AsyncDMA:true RingBufferSlots:4 CPUWorkers:0}
 }
 
 func ExampleConfig_Validate() {
@@ -137,7 +138,7 @@ func ExampleSelectBackend() {
 		fmt.Printf("%5d pages: with a GPU %-6s without %s\n", n, lz4warp.SelectBackend(n, true), lz4warp.SelectBackend(n, false))
 	}
 	// Output:
-	//     1 pages: with a GPU scalar without scalar
+	//     1 pages: with a GPU simd   without simd
 	//     4 pages: with a GPU simd   without simd
 	//   999 pages: with a GPU simd   without simd
 	//  1000 pages: with a GPU gpu    without simd

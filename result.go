@@ -13,6 +13,28 @@ type BatchResult struct {
 	KernelTime time.Duration // kernel execution (GPU only)
 	D2HTime    time.Duration // device-to-host copies (GPU only)
 	TotalTime  time.Duration // wall clock of the whole call
+	// own and arena are the memory that CompressBatchInto reuses: the
+	// pages and the payloads' arena (nil outside CompressBatchInto).
+	own   []CompressedPage
+	arena *arena
+}
+
+// reset readies r for a batch on backend b, keeping the memory that
+// CompressBatchInto reuses.
+func (r *BatchResult) reset(b Backend) {
+	*r = BatchResult{Backend: b, own: r.own, arena: r.arena}
+	if r.arena != nil {
+		r.arena.fit()
+	}
+}
+
+// ownPages returns n pages of r's own memory, reused when it is large
+// enough.
+func (r *BatchResult) ownPages(n int) []CompressedPage {
+	if cap(r.own) < n {
+		r.own = make([]CompressedPage, n)
+	}
+	return r.own[:n]
 }
 
 // ThroughputBytesPerSec is inputBytes over the total time, 0 when the total
