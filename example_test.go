@@ -295,3 +295,68 @@ func ExampleCompressor_CompressBufferAsync() {
 	// Output:
 	// 8000 pages, true stored in under a tenth
 }
+
+// One page at a time, as a swap device's fault path handles them: with a
+// dst of PageSize bytes, neither call allocates.
+func ExampleCompressPage() {
+	var page lz4warp.Page
+	copy(page[:], strings.Repeat("one page of text, compressed on its own. ", 100))
+	dst := make([]byte, lz4warp.PageSize) // reused for every page
+	cp := lz4warp.CompressPage(dst, &page)
+	fmt.Println(cp.Kind, len(cp.Data), &cp.Data[0] == &dst[0])
+
+	var restored lz4warp.Page
+	if err := lz4warp.DecompressPage(cp, &restored); err != nil {
+		panic(err)
+	}
+	fmt.Println(restored == page)
+	// Output:
+	// lz4 67 true
+	// true
+}
+
+// A payload that does not decode is an error matching ErrCorrupt.
+func ExampleDecompressPage() {
+	var page lz4warp.Page
+	err := lz4warp.DecompressPage(lz4warp.CompressedPage{Kind: lz4warp.KindSame, Data: []byte{1, 2}}, &page)
+	fmt.Println(errors.Is(err, lz4warp.ErrCorrupt))
+	// Output:
+	// true
+}
+
+// A loop over many batches reuses one result: after the first batches its
+// memory fits, and a batch allocates nothing per page.
+func ExampleCompressor_CompressBatchInto() {
+	c, _ := lz4warp.NewCompressor(lz4warp.DefaultConfig())
+	defer c.Close()
+	var res lz4warp.BatchResult
+	batch := make([]lz4warp.Page, 64)
+	for round := range 3 {
+		for i := range batch {
+			copy(batch[i][:], fmt.Sprintf("round %d, page %d", round, i))
+		}
+		if err := c.CompressBatchInto(&res, batch); err != nil {
+			panic(err)
+		}
+		// res.Pages hold this batch until the next CompressBatchInto.
+		fmt.Println(len(res.Pages), res.Pages[0].Kind)
+	}
+	// Output:
+	// 64 lz4
+	// 64 lz4
+	// 64 lz4
+}
+
+// A server bounds the cores one Compressor uses, over all its calls.
+func ExampleConfig_cpuWorkers() {
+	cfg := lz4warp.DefaultConfig()
+	cfg.CPUWorkers = 4
+	c, err := lz4warp.NewCompressor(cfg)
+	if err != nil {
+		panic(err)
+	}
+	defer c.Close()
+	fmt.Println(c.Config().CPUWorkers)
+	// Output:
+	// 4
+}
