@@ -291,3 +291,35 @@ func TestCompressBatchIntoReuse(t *testing.T) {
 		assert.Positive(t, res.TotalTime+1)
 	}
 }
+
+// Checks API-23: a batch from Go memory is cut into chunks that start at
+// 1,024 pages and double up to a staging buffer, cover the batch once, and
+// leave no remainder below half a chunk on its own.
+func TestStageChunks(t *testing.T) {
+	chunks := func(n int) []int {
+		var sizes []int
+		for lo, k := 0, 0; lo < n; k++ {
+			c := stageChunk(n-lo, k)
+			sizes = append(sizes, c)
+			lo += c
+		}
+		return sizes
+	}
+	assert.Equal(t, []int{1000}, chunks(1000))
+	assert.Equal(t, []int{1500}, chunks(1500))       // 476 left after 1,024: below half a chunk
+	assert.Equal(t, []int{1024, 1000}, chunks(2024)) // 1,000 left: not below half a chunk
+	assert.Equal(t, []int{1024, 2048, 4096, 2832}, chunks(10000))
+	want := []int{1024, 2048}
+	for range 23 {
+		want = append(want, 4096)
+	}
+	assert.Equal(t, append(want, 100000-1024-2048-23*4096), chunks(100000))
+	for n := 1; n < 40000; n += 997 {
+		total := 0
+		for _, c := range chunks(n) {
+			assert.LessOrEqual(t, c, stagePages)
+			total += c
+		}
+		assert.Equal(t, n, total)
+	}
+}
