@@ -8,16 +8,14 @@ export GOFLAGS ?= -mod=readonly
 demo:
 	$(GO) run ./cmd/lz4warp demo
 
-# The cuda-tagged code must compile, vet and link its test binaries without a
-# GPU, against the header and link stub that cuda-sdk fetches; ptxas checks
-# run inside go test; lz4-tool provides the lz4 command for interoperability.
-# cuda-sdk brings a C compiler (cc-tool). gdb's gcore is left out (make
-# gdb-tool, mk/cpu.mk says why); go test shows skips only with -v, so the
-# last lines give TestGcoreFile's skip and its reason, if it skipped.
-test: cuda-sdk lz4-tool
+# One build holds the GPU support, which skips its tests where no GPU can be
+# used; ptxas checks (cuda-sdk fetches ptxas) run inside go test; cc-tool
+# provides the C compiler that builds the fake driver libraries; lz4-tool
+# provides the lz4 command for interoperability. gdb's gcore is left out
+# (make gdb-tool, mk/cpu.mk says why); go test shows skips only with -v, so
+# the last lines give TestGcoreFile's skip and its reason, if it skipped.
+test: cuda-sdk cc-tool lz4-tool
 	$(GO) vet ./...
-	$(CUDA_ENV) $(GO) vet -tags cuda ./...
-	$(MAKE) --no-print-directory cuda-test-build
 	$(GO) test -count=1 ./...
 	@$(GO) test -count=1 -run '^TestGcoreFile$$' -v ./internal/dataset \
 		| awk '/^=== RUN/ {msg = ""; next} /^    / {msg = msg "\n" $$0} /^--- SKIP/ {print $$0 msg}'

@@ -30,7 +30,7 @@ type Compressor struct {
 	// is never held while pages are encoded or copied on the host.
 	gpuMu  sync.Mutex
 	gpu    *gpuimpl.Engine
-	gpuErr error // why gpu is nil although a GPU is present (API-11)
+	gpuErr error // why gpu is nil (API-11)
 	stage  staging
 	// lastTimings are the last GPU batch's timings, host shares included,
 	// for the benchmarks.
@@ -46,12 +46,12 @@ func NewCompressor(cfg Config) (*Compressor, error) {
 		return nil, err
 	}
 	c := newCompressor(cfg)
-	if GPUAvailable() {
-		if e, err := openEngine(cfg); err != nil {
-			c.gpuErr = fmt.Errorf("%w: %w", ErrGPUNotAvailable, err)
-		} else {
-			c.gpu = e
-		}
+	if err := usableGPU(); err != nil {
+		c.gpuErr = err
+	} else if e, err := openEngine(cfg); err != nil {
+		c.gpuErr = fmt.Errorf("%w: %w", ErrGPUNotAvailable, err)
+	} else {
+		c.gpu = e
 	}
 	return c, nil
 }
@@ -62,11 +62,13 @@ func newCompressor(cfg Config) *Compressor {
 	return c
 }
 
-// GPUError reports why the Compressor uses no GPU although the machine has
-// one (API-11): an error wrapping ErrGPUNotAvailable and the error of
-// opening the GPU, or the sticky fault after which the Compressor stopped
-// using it (RT-9). It is nil while the Compressor uses a GPU, and on a
-// machine without one.
+// GPUError reports why the Compressor uses no GPU (API-11): an error
+// wrapping ErrGPUNotAvailable and the cause, which errors.Is and errors.As
+// reach: no driver library (ErrNoDriver), the driver's failed call
+// (*CUDAError, cuInit's on a machine whose driver cannot initialise), no
+// device or none supported, the error of opening the GPU, or the sticky
+// fault after which the Compressor stopped using it (RT-9). It is nil while
+// the Compressor uses a GPU.
 func (c *Compressor) GPUError() error {
 	c.gpuMu.Lock()
 	defer c.gpuMu.Unlock()
@@ -85,7 +87,7 @@ func NewGPUBatchCompressor(cfg Config) (*Compressor, error) {
 	}
 	e, err := openEngine(cfg)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrGPUNotAvailable, err)
+		return nil, fmt.Errorf("%w: %w", ErrGPUNotAvailable, err)
 	}
 	c := newCompressor(cfg)
 	c.gpu = e

@@ -1,15 +1,10 @@
 package falsification
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
 )
-
-// ErrNoDevice reports a build without the cuda tag: experiments can be
-// generated and assembled, not launched.
-var ErrNoDevice = errors.New("falsification: built without the cuda tag, no GPU runner")
 
 // Claims under test (spec/upstream.md DOC-8).
 const (

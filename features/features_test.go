@@ -19,8 +19,8 @@ import (
 	"github.com/lz4warp/lz4warp/internal/trace"
 )
 
-// The feature files travel inside the test binary, so that a binary built
-// with -tags cuda runs them from any directory on the GPU machine.
+// The feature files travel inside the test binary, so that it runs them
+// from any directory on the GPU machine.
 //
 //go:embed *.feature
 var featureFiles embed.FS

@@ -12,7 +12,9 @@ import (
 const PageSize = 4096
 
 var (
-	// ErrNotAvailable reports a build without CUDA or a machine without a GPU.
+	// ErrNotAvailable reports a machine where no CUDA GPU can be used: no
+	// driver library, a driver that fails to initialise, no device, or none
+	// the kernel supports.
 	ErrNotAvailable = errors.New("gpuimpl: no CUDA GPU available")
 	// ErrFault reports a GPU fault during a batch (illegal address, launch
 	// failure, out of memory); the batch's output is void.

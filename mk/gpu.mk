@@ -1,41 +1,29 @@
 # GPU targets: the offline PTX budget check, and the binaries (plus the
 # script) that a run on a GPU machine needs; see spec/gpu-runtime.md.
 GPU_BUILD ?= $(BUILD)/gpu
-# Packages whose cuda-tagged test binaries a GPU run uses, where they exist.
+# Packages whose test binaries a GPU run uses, where they exist.
 GPU_TEST_PKGS ?= . gpuimpl internal/cudart conformance features falsification
 
-.PHONY: ptx-check gpu-binaries cuda-test-build
+.PHONY: ptx-check gpu-binaries
 
 # The ptxas resource table of the page kernel for every target, checked
 # against spec/gpu.md GPU-6.
 ptx-check: cuda-sdk
 	$(GO) run ./internal/ptxcheck
 
-gpu-binaries: cuda-sdk
+gpu-binaries:
 	rm -rf $(GPU_BUILD)
 	mkdir -p $(GPU_BUILD)
 	@set -e; for p in $(GPU_TEST_PKGS); do \
 		[ -d $$p ] && ls $$p/*_test.go >/dev/null 2>&1 || continue; \
 		name=$$(echo $$p | tr / -); [ $$p = . ] && name=lz4warp; \
 		echo "gpu-binaries: ./$$p -> $(GPU_BUILD)/$$name.test"; \
-		$(CUDA_ENV) $(GO) test -c -tags cuda -ldflags='-s -w' -o $(GPU_BUILD)/$$name.test ./$$p; \
+		$(GO) test -c -ldflags='-s -w' -o $(GPU_BUILD)/$$name.test ./$$p; \
 	done
 	@if [ -d cmd/lz4warp ]; then \
 		echo "gpu-binaries: ./cmd/lz4warp -> $(GPU_BUILD)/lz4warp"; \
-		$(CUDA_ENV) $(GO) build -tags cuda -ldflags='-s -w' -o $(GPU_BUILD)/lz4warp ./cmd/lz4warp; fi
+		$(GO) build -ldflags='-s -w' -o $(GPU_BUILD)/lz4warp ./cmd/lz4warp; fi
 	cp scripts/gpu-run.sh $(GPU_BUILD)/run.sh
 	cp scripts/gpu-goroot.sh $(GPU_BUILD)/goroot.sh
 	chmod +x $(GPU_BUILD)/run.sh
 	@du -sh $(GPU_BUILD)
-
-# Every package's test binary builds with -tags cuda against the header and
-# link stub (what CI can check of the GPU code without a GPU).
-# (One binary per package, named after its path: two packages share a name.)
-cuda-test-build: cuda-sdk
-	@rm -rf $(BUILD)/cuda-test-build
-	@mkdir -p $(BUILD)/cuda-test-build
-	@set -e; for p in $$($(GO) list ./...); do \
-		name=$$(echo $${p#github.com/lz4warp/} | tr / -); \
-		$(CUDA_ENV) $(GO) test -c -tags cuda -o $(BUILD)/cuda-test-build/$$name.test $$p; \
-	done
-	@echo "cuda-test-build: every package's test binary builds with -tags cuda"

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
@@ -19,20 +20,21 @@ func runDevices(e *env, args []string) error {
 		return usagef("unexpected argument %q", fs.Arg(0))
 	}
 	devs, err := lz4warp.Devices()
-	if err != nil {
+	if err != nil && !errors.Is(err, lz4warp.ErrGPUNotAvailable) {
 		return fmt.Errorf("listing CUDA devices: %w", err)
 	}
-	printDevices(e.stdout, devs, cudaBuild)
+	printDevices(e.stdout, devs, err)
 	return nil
 }
 
-func printDevices(w io.Writer, devs []lz4warp.DeviceInfo, cuda bool) {
+// printDevices lists devs, or says why there are none: why is Devices'
+// error, nil when the driver works but counts no device.
+func printDevices(w io.Writer, devs []lz4warp.DeviceInfo, why error) {
 	if len(devs) == 0 {
-		if cuda {
-			fmt.Fprintln(w, "no CUDA GPU found: the CPU backends (scalar, simd) will be used")
-		} else {
-			fmt.Fprintln(w, "no CUDA GPU: this lz4warp was built without CUDA support (build with -tags cuda); the CPU backends (scalar, simd) will be used")
+		if why == nil {
+			why = errors.New("the CUDA driver reports no device")
 		}
+		fmt.Fprintf(w, "no CUDA GPU: %v\nthe CPU backends (scalar, simd) will be used\n", why)
 		return
 	}
 	for _, d := range devs {

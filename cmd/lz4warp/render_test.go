@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -15,7 +16,7 @@ func TestPrintDevices(t *testing.T) {
 	printDevices(&buf, []lz4warp.DeviceInfo{
 		{Index: 0, Name: "NVIDIA H100 80GB HBM3", TotalMemory: 80 << 30, L2CacheSize: 50 << 20, ComputeCapability: [2]int{9, 0}},
 		{Index: 1, Name: "Tesla P100", TotalMemory: 16 << 30, L2CacheSize: 4 << 20, ComputeCapability: [2]int{6, 0}},
-	}, true)
+	}, nil)
 	out := buf.String()
 	for _, want := range []string{
 		"device 0: NVIDIA H100 80GB HBM3", "compute capability 9.0, cuda backend, supported", "memory 80.0 GiB, L2 cache 50.0 MiB",
@@ -26,9 +27,14 @@ func TestPrintDevices(t *testing.T) {
 		}
 	}
 	buf.Reset()
-	printDevices(&buf, nil, true)
-	if buf.String() != "no CUDA GPU found: the CPU backends (scalar, simd) will be used\n" {
-		t.Errorf("no device in a cuda build: %q", buf.String())
+	printDevices(&buf, nil, nil)
+	if buf.String() != "no CUDA GPU: the CUDA driver reports no device\nthe CPU backends (scalar, simd) will be used\n" {
+		t.Errorf("no device: %q", buf.String())
+	}
+	buf.Reset()
+	printDevices(&buf, nil, fmt.Errorf("%w: %w", lz4warp.ErrGPUNotAvailable, lz4warp.ErrNoDriver))
+	if want := "no CUDA GPU: " + lz4warp.ErrGPUNotAvailable.Error() + ": " + lz4warp.ErrNoDriver.Error() + "\n"; !strings.HasPrefix(buf.String(), want) {
+		t.Errorf("no driver: %q, want it to start %q", buf.String(), want)
 	}
 }
 

@@ -1,9 +1,8 @@
-//go:build cuda
-
 package lz4warp
 
 import (
 	"fmt"
+	"github.com/lz4warp/lz4warp/internal/gputest"
 	"os"
 	"slices"
 	"strconv"
@@ -57,6 +56,7 @@ var gpuBench struct {
 // gpuBenchCompressor opens the GPU Compressor the benchmarks share, before
 // any timed loop.
 func gpuBenchCompressor(b *testing.B) *Compressor {
+	gputest.Require(b)
 	gpuBench.Lock()
 	defer gpuBench.Unlock()
 	if gpuBench.c == nil {
@@ -184,6 +184,7 @@ func BenchmarkEndToEnd(b *testing.B) {
 // that is fewer; LZ4WARP_BENCH_INFLIGHT lists the k (default 2,4,8). Every
 // batch's Wait is inside the timed loop.
 func BenchmarkEndToEndAsync(b *testing.B) {
+	gputest.Require(b)
 	for _, k := range benchInflight(b) {
 		for _, name := range dataset.Names() {
 			for _, size := range batchSizes(b) {
@@ -269,6 +270,7 @@ func gpuBenchBuffer(b *testing.B, pages []Page) *PageBuffer {
 }
 
 func BenchmarkGPUKernel(b *testing.B) {
+	gputest.Require(b)
 	for _, name := range dataset.Names() {
 		for _, size := range batchSizes(b) {
 			b.Run(fmt.Sprintf("gpu/%s/%d", name, size), func(b *testing.B) {
@@ -310,6 +312,7 @@ func median(d []time.Duration) time.Duration {
 // 64MiB-registered-thp), and the same 64 MiB of Go memory in back-to-back
 // copies of the sizes of the engine's chunks (64MiB-registered-in-*).
 func BenchmarkPinnedH2D(b *testing.B) {
+	gputest.Require(b)
 	const size = 64 << 20
 	c, err := cudart.NewContext(0)
 	if err != nil {
@@ -398,6 +401,7 @@ func BenchmarkPinnedH2D(b *testing.B) {
 // driver-allocated pinned memory and the device: how much the D2H stage of
 // the pipeline costs the H2D copies that bound it (RT-6).
 func BenchmarkPinnedDuplex(b *testing.B) {
+	gputest.Require(b)
 	const size = 64 << 20
 	c, err := cudart.NewContext(0)
 	if err != nil {

@@ -1,10 +1,9 @@
-//go:build cuda
-
 package gpuimpl
 
 import (
 	"bytes"
 	"fmt"
+	"github.com/lz4warp/lz4warp/internal/gputest"
 	"strings"
 	"testing"
 	"time"
@@ -24,6 +23,7 @@ import (
 // (PTX ISA 7.4, sm_80 and later), to see whether the size of the L2's
 // requests changes how fast pages cross PCIe.
 func BenchmarkZeroCopyKernel(b *testing.B) {
+	gputest.Require(b)
 	for _, name := range []string{"mixed", "text", "random"} {
 		for _, size := range []int{1000, 3000, 10000, 30000} {
 			set, err := dataset.Load(name, size)
@@ -134,6 +134,7 @@ func checkSlotMeta(b *testing.B, e *Engine, want []byte) {
 // kernels and the copy), with the pages' meta words checked against
 // CompressHost's.
 func BenchmarkSplitReads(b *testing.B) {
+	gputest.Require(b)
 	for _, name := range []string{"mixed", "text", "random"} {
 		for _, size := range []int{3000, 10000} {
 			set, err := dataset.Load(name, size)

@@ -1,11 +1,10 @@
-//go:build cuda
-
 package lz4warp
 
 import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"github.com/lz4warp/lz4warp/internal/gputest"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -56,9 +55,10 @@ func checkAgainstReference(t *testing.T, pages []Page, got []CompressedPage) {
 	}
 }
 
-// Checks API-3, RT-10: with a GPU, NewCompressor opens it and SelectBackend
+// Checks API-3: with a GPU, NewCompressor opens it and SelectBackend
 // sends batches of 1,000 pages or more to it, smaller ones to the CPU.
 func TestCompressorPicksGPU(t *testing.T) {
+	gputest.Require(t)
 	if !GPUAvailable() {
 		t.Fatal("no GPU available in a cuda build on the device machine")
 	}
@@ -110,6 +110,7 @@ func newGPUCompressor(t *testing.T, batchSize int) *Compressor {
 // comes back complete from the CPU, GPUFallbacks counts it, and the next
 // batch runs on the rebuilt GPU context.
 func TestCompressorFaultFallback(t *testing.T) {
+	gputest.Require(t)
 	c := newGPUCompressor(t, 700)
 	pages := mixedPages(2500, 99)
 	faults := []gpuimpl.Fault{gpuimpl.FaultOutOfMemory, gpuimpl.FaultInvalidLaunch}
@@ -141,6 +142,7 @@ func TestCompressorFaultFallback(t *testing.T) {
 // pages on with the reference's bytes, raw pages' payloads being the
 // buffer's own pages, and a fault during it loses no page.
 func TestCompressBufferOnGPU(t *testing.T) {
+	gputest.Require(t)
 	c := newGPUCompressor(t, 700)
 	pages := mixedPages(2500, 7)
 	buf, err := c.NewPageBuffer(len(pages))
@@ -191,6 +193,7 @@ func TestCompressBufferOnGPU(t *testing.T) {
 // is lost to the process, the Compressor sends later batches to the CPU.
 // Each fault runs in a child process, which it leaves unable to use the GPU.
 func TestCompressorStickyFaultFallback(t *testing.T) {
+	gputest.Require(t)
 	for _, f := range []gpuimpl.Fault{gpuimpl.FaultIllegalAddress, gpuimpl.FaultLaunchFailure} {
 		t.Run(f.String(), func(t *testing.T) {
 			if os.Getenv("LZ4WARP_CHILD") == "" {
@@ -237,6 +240,7 @@ func TestCompressorStickyFaultFallback(t *testing.T) {
 // falls back to the CPU and GPUError says why; CompressBatchOn(BackendGPU)
 // returns that error. With the GPU in use, GPUError is nil.
 func TestCompressorGPUError(t *testing.T) {
+	gputest.Require(t)
 	c, err := NewCompressor(DefaultConfig())
 	if err != nil {
 		t.Fatal(err)

@@ -1,10 +1,9 @@
-//go:build cuda
-
 package gpuimpl
 
 import (
 	"flag"
 	"fmt"
+	"github.com/lz4warp/lz4warp/internal/gputest"
 	"slices"
 	"strings"
 	"testing"
@@ -52,6 +51,7 @@ func pipelineSizes(b *testing.B, sizes ...int) []int {
 // and the host's steps. A batch's last chunk finishes after the batch's end
 // event: its event times are read after the last batch, not in its way.
 func BenchmarkPipeline(b *testing.B) {
+	gputest.Require(b)
 	setDirectPages(b)
 	if *tailChunkFlag > 0 {
 		defer func(t int) { tailChunk = t }(tailChunk)
@@ -161,6 +161,7 @@ func us(d time.Duration) float64 { return float64(d) / float64(time.Microsecond)
 // of inflight HostPages once the batch before on it is taken. inflight=1
 // is a batch at a time, as CompressHost runs them.
 func BenchmarkStartHost(b *testing.B) {
+	gputest.Require(b)
 	setDirectPages(b)
 	for _, name := range []string{"mixed", "text", "binaries", "random", "zeros"} {
 		for _, size := range pipelineSizes(b, 1000, 3000, 10000) {

@@ -1,5 +1,3 @@
-//go:build cuda
-
 package gpuimpl
 
 import (
@@ -16,7 +14,8 @@ import (
 	"github.com/lz4warp/lz4warp/internal/cudart"
 )
 
-// Devices lists the CUDA devices from their own attributes (RT-1).
+// Devices lists the CUDA devices from their own attributes (RT-1). Where
+// the driver cannot be used it returns cudart's error saying why (RT-16).
 func Devices() ([]Device, error) {
 	infos, err := cudart.Devices()
 	if err != nil {
@@ -281,6 +280,9 @@ func Open(opts Options) (*Engine, error) {
 	}
 	if opts.BatchPages > MaxBatchPages {
 		return nil, fmt.Errorf("gpuimpl: BatchPages %d is more than %d", opts.BatchPages, MaxBatchPages)
+	}
+	if err := cudart.Init(); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrNotAvailable, err)
 	}
 	d, err := acquireDevice(opts.DeviceIndex)
 	if err != nil {

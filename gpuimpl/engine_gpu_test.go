@@ -1,11 +1,10 @@
-//go:build cuda
-
 package gpuimpl
 
 import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/lz4warp/lz4warp/internal/gputest"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -99,6 +98,7 @@ func saveMismatch(t *testing.T, label string, i int, page *[PageSize]byte, got O
 
 func openEngine(t testing.TB, opts Options) *Engine {
 	t.Helper()
+	gputest.Require(t)
 	e, err := Open(opts)
 	if err != nil {
 		t.Fatal(err)
@@ -110,6 +110,7 @@ func openEngine(t testing.TB, opts Options) *Engine {
 // Checks RT-1, RT-5: the device's attributes, its target and one JIT per
 // context.
 func TestEngineOpen(t *testing.T) {
+	gputest.Require(t)
 	devs, err := Devices()
 	if err != nil || len(devs) == 0 {
 		t.Fatalf("Devices() = %v, %v", devs, err)
@@ -134,6 +135,7 @@ func TestEngineOpen(t *testing.T) {
 // Checks RT-6, RT-7, RT-8, GPU-7: every kind of page through the ring, in
 // order and overlapped, with partial chunks, gives the reference's bytes.
 func TestEngineMatchesReference(t *testing.T) {
+	gputest.Require(t)
 	pages := genBatch(7, 0, 9*700+13)
 	for _, opts := range []Options{
 		{BatchPages: 1000, RingSlots: 4, AsyncDMA: true},
@@ -169,6 +171,7 @@ func TestEngineMatchesReference(t *testing.T) {
 
 // Checks RT-8: an empty batch, and outputs that own their bytes.
 func TestEngineOutputsOwnTheirBytes(t *testing.T) {
+	gputest.Require(t)
 	e := openEngine(t, Options{BatchPages: 16, RingSlots: 2, AsyncDMA: true})
 	out, _, err := e.Compress(nil)
 	if err != nil || len(out) != 0 {
@@ -203,6 +206,7 @@ func TestEngineOutputsOwnTheirBytes(t *testing.T) {
 // context locks them again; closed HostPages and those of another engine
 // are refused.
 func TestEngineHostPages(t *testing.T) {
+	gputest.Require(t)
 	defer func(v int) { directPages = v }(directPages)
 	for _, direct := range []bool{true, false} {
 		directPages = 0
@@ -284,6 +288,7 @@ func testEngineHostPages(t *testing.T) {
 // offsets kernel's tile of 1,024 pages, for a last chunk of 77 pages and
 // for chunks of raw pages alone, which copy nothing.
 func TestEnginePackedD2H(t *testing.T) {
+	gputest.Require(t)
 	defer func(v int) { directPages = v }(directPages)
 	directPages = 0
 	pages := genBatch(17, 0, 3*1500+77)
@@ -364,6 +369,7 @@ func checkFault(t *testing.T, f Fault, err error, code cudart.Code) {
 // the context is rebuilt, and the next batches, of this engine and of
 // another on the same device, are right.
 func TestEngineFaults(t *testing.T) {
+	gputest.Require(t)
 	e := openEngine(t, Options{BatchPages: 500, RingSlots: 3, AsyncDMA: true})
 	other := openEngine(t, Options{BatchPages: 300, RingSlots: 2, AsyncDMA: false})
 	pages := genBatch(11, 0, 2000)
@@ -418,6 +424,7 @@ func TestEngineFaults(t *testing.T) {
 
 // Checks MaxBatchPages: a larger batch is refused before anything is made.
 func TestEngineMaxBatchPages(t *testing.T) {
+	gputest.Require(t)
 	if _, err := Open(Options{BatchPages: MaxBatchPages + 1, RingSlots: 1}); err == nil ||
 		!strings.Contains(err.Error(), "more than") {
 		t.Fatalf("Open with BatchPages %d: %v", MaxBatchPages+1, err)
@@ -429,6 +436,7 @@ func TestEngineMaxBatchPages(t *testing.T) {
 // the device fail at once the same way, without touching the driver. Each
 // fault runs in a child process.
 func TestEngineStickyFaults(t *testing.T) {
+	gputest.Require(t)
 	for _, c := range []struct {
 		f    Fault
 		code cudart.Code
@@ -546,6 +554,7 @@ func conformancePages(t *testing.T) int {
 // reference's bytes and decodes with the reference and with pierrec/lz4;
 // half the generated pages go through direct HostPages batches.
 func TestConformance(t *testing.T) {
+	gputest.Require(t)
 	total := conformancePages(t)
 	e := openEngine(t, Options{BatchPages: 8192, RingSlots: 4, AsyncDMA: true})
 	// Every other chunk goes through HostPages in direct batches (RT-14).
@@ -606,6 +615,7 @@ func TestConformance(t *testing.T) {
 // batches are on their way loses none of them; Close takes the batches
 // still on their way.
 func TestEngineStartHost(t *testing.T) {
+	gputest.Require(t)
 	defer func(v int) { directPages = v }(directPages)
 	directPages = 4000
 	e := openEngine(t, Options{BatchPages: 1000, RingSlots: 3, AsyncDMA: true})

@@ -1,10 +1,10 @@
-//go:build cuda
-
-package cudart
+package cudart_test
 
 import (
 	"encoding/binary"
 	"errors"
+	. "github.com/lz4warp/lz4warp/internal/cudart"
+	"github.com/lz4warp/lz4warp/internal/gputest"
 	"os"
 	"os/exec"
 	"strings"
@@ -79,6 +79,7 @@ const dynSharedPTX = `.version 7.0
 
 func newTestContext(t *testing.T) *Context {
 	t.Helper()
+	gputest.Require(t)
 	devs, err := Devices()
 	if err != nil {
 		t.Fatal(err)
@@ -97,6 +98,7 @@ func newTestContext(t *testing.T) *Context {
 
 // Checks RT-1: devices come from their own attributes.
 func TestDevices(t *testing.T) {
+	gputest.Require(t)
 	devs, err := Devices()
 	if err != nil {
 		t.Fatal(err)
@@ -112,6 +114,7 @@ func TestDevices(t *testing.T) {
 }
 
 func TestLaunchRoundTrip(t *testing.T) {
+	gputest.Require(t)
 	c := newTestContext(t)
 	mod, err := c.LoadPTX(addOnePTX)
 	if err != nil {
@@ -177,6 +180,7 @@ func TestLaunchRoundTrip(t *testing.T) {
 
 // Checks RT-2: a JIT failure carries the compiler's log.
 func TestJITErrorLog(t *testing.T) {
+	gputest.Require(t)
 	c := newTestContext(t)
 	_, err := c.LoadPTX(strings.Replace(addOnePTX, "add.u32 %r3, %r3, 1;", "add.u32 %r3, %r9, 1;", 1))
 	var e *Error
@@ -192,6 +196,7 @@ func TestJITErrorLog(t *testing.T) {
 // Checks RT-3: the gaps filled by cgo: error names, kernel attributes
 // (more than 48 KiB of dynamic shared memory), pinned memory.
 func TestGaps(t *testing.T) {
+	gputest.Require(t)
 	if got := IllegalAddress.Name(); got != "CUDA_ERROR_ILLEGAL_ADDRESS" {
 		t.Errorf("IllegalAddress.Name() = %q", got)
 	}
@@ -263,6 +268,7 @@ func inChild(t *testing.T) bool {
 // the same code (driver 580; NVIDIA documents that the process must be
 // restarted). Run in a child process.
 func TestStickyFaultPoisonsProcess(t *testing.T) {
+	gputest.Require(t)
 	if !inChild(t) {
 		return
 	}
@@ -302,6 +308,7 @@ func TestStickyFaultPoisonsProcess(t *testing.T) {
 // Checks RT-4: running out of device memory is not sticky: the same
 // context allocates and launches afterwards.
 func TestOutOfMemoryIsNotSticky(t *testing.T) {
+	gputest.Require(t)
 	c := newTestContext(t)
 	if _, err := c.Alloc(1 << 50); !errors.Is(err, OutOfMemory) || OutOfMemory.Sticky() {
 		t.Fatalf("absurd allocation: %v, want OutOfMemory (not sticky)", err)

@@ -1,8 +1,7 @@
-//go:build cuda
-
 package conformance
 
 import (
+	"github.com/lz4warp/lz4warp/internal/gputest"
 	"testing"
 
 	"github.com/lz4warp/lz4warp"
@@ -14,6 +13,7 @@ import (
 // more, over several ring slots and a partial last chunk) come back with
 // the reference's bytes, decodable by the reference and by pierrec/lz4.
 func TestGPUBackendConformance(t *testing.T) {
+	gputest.Require(t)
 	if !lz4warp.GPUAvailable() {
 		t.Fatal("a cuda build on a machine without a supported GPU")
 	}

@@ -1,9 +1,8 @@
-//go:build cuda
-
 package gpuimpl
 
 import (
 	"fmt"
+	"github.com/lz4warp/lz4warp/internal/gputest"
 	"slices"
 	"testing"
 	"time"
@@ -29,6 +28,7 @@ const queueDepth = 1000
 // time. BenchmarkGPUKernel in the root package times the kernel as a
 // batch's pipeline runs it, behind its H2D copy in another stream.
 func BenchmarkKernelQueued(b *testing.B) {
+	gputest.Require(b)
 	for _, name := range dataset.Names() {
 		for _, size := range queuedSizes {
 			b.Run(fmt.Sprintf("gpu/%s/%d", name, size), func(b *testing.B) {

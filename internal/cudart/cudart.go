@@ -1,17 +1,12 @@
-//go:build cuda
-
 package cudart
 
 import (
 	"errors"
 	"fmt"
-	"reflect"
 	"runtime"
 	"strings"
 	"time"
 	"unsafe"
-
-	"gorgonia.org/cu"
 )
 
 // Code is a CUDA driver result code (CUresult). It is an error, so that
@@ -97,17 +92,9 @@ func (e *Error) Unwrap() error { return e.Code }
 // ErrClosed reports the use of a closed Context or of something made in it.
 var ErrClosed = errors.New("cudart: context closed")
 
-// check turns an error of gorgonia.org/cu (a CUresult value of its own
-// integer type) into an *Error.
-func check(op string, err error) error {
-	if err == nil {
-		return nil
-	}
-	if v := reflect.ValueOf(err); v.Kind() == reflect.Int {
-		return &Error{Op: op, Code: Code(v.Int())}
-	}
-	return fmt.Errorf("cudart: %s: %w", op, err)
-}
+// ErrNoDriver reports that the CUDA driver library, or one of the entry
+// points this package needs, is not there.
+var ErrNoDriver = errors.New("cudart: CUDA driver library not found")
 
 func checkCode(op string, c Code) error {
 	if c == Success {
@@ -116,27 +103,39 @@ func checkCode(op string, c Code) error {
 	return &Error{Op: op, Code: c}
 }
 
-// DriverVersion is the driver's API version, e.g. 13000 for CUDA 13.0.
-func DriverVersion() int { return cu.Version() }
+// DriverVersion is the driver's API version, e.g. 13000 for CUDA 13.0; 0
+// without a driver.
+func DriverVersion() int {
+	if Init() != nil {
+		return 0
+	}
+	var v int32
+	call(driver.cuDriverGetVersion, uintptr(unsafe.Pointer(&v)))
+	return int(v)
+}
 
 // DeviceInfo describes a device from its own attributes.
 type DeviceInfo struct {
-	Ordinal      int
-	Name         string
-	TotalMemory  uint64 // bytes
-	L2CacheSize  uint64 // bytes
+	Ordinal      int    // the driver's device index
+	Name         string // the device's product name
+	TotalMemory  uint64 // device memory, bytes
+	L2CacheSize  uint64 // L2 cache, bytes
 	Major, Minor int    // compute capability
 	SMs          int    // multiprocessors
 }
 
-// Devices lists the CUDA devices.
+// Devices lists the CUDA devices. Without a usable driver it returns Init's
+// error.
 func Devices() ([]DeviceInfo, error) {
-	n, err := cu.NumDevices()
-	if err != nil {
-		return nil, check("cuDeviceGetCount", err)
+	if err := Init(); err != nil {
+		return nil, err
+	}
+	var n int32
+	if err := checkCode("cuDeviceGetCount", call(driver.cuDeviceGetCount, uintptr(unsafe.Pointer(&n)))); err != nil {
+		return nil, err
 	}
 	devs := make([]DeviceInfo, 0, n)
-	for i := range n {
+	for i := range int(n) {
 		d, err := Device(i)
 		if err != nil {
 			return nil, err
@@ -146,33 +145,54 @@ func Devices() ([]DeviceInfo, error) {
 	return devs, nil
 }
 
+// CUdevice_attribute values read by Device.
+const (
+	attrMultiprocessorCount    = 16
+	attrComputeCapabilityMajor = 75
+	attrComputeCapabilityMinor = 76
+	attrL2CacheSize            = 38
+)
+
+// device is the driver's handle of device ordinal.
+func device(ordinal int) (int32, error) {
+	if err := Init(); err != nil {
+		return 0, err
+	}
+	var dev int32
+	return dev, checkCode("cuDeviceGet", call(driver.cuDeviceGet, uintptr(unsafe.Pointer(&dev)), uintptr(ordinal)))
+}
+
 // Device describes device ordinal.
 func Device(ordinal int) (DeviceInfo, error) {
-	dev, err := cu.GetDevice(ordinal)
+	dev, err := device(ordinal)
 	if err != nil {
-		return DeviceInfo{}, check("cuDeviceGet", err)
+		return DeviceInfo{}, err
 	}
 	info := DeviceInfo{Ordinal: ordinal}
-	if info.Name, err = dev.Name(); err != nil {
-		return DeviceInfo{}, check("cuDeviceGetName", err)
+	var name [256]byte
+	if err := checkCode("cuDeviceGetName", call(driver.cuDeviceGetName, uintptr(unsafe.Pointer(&name[0])), uintptr(len(name)-1), uintptr(dev))); err != nil {
+		return DeviceInfo{}, err
 	}
-	mem, err := dev.TotalMem()
-	if err != nil {
-		return DeviceInfo{}, check("cuDeviceTotalMem", err)
+	info.Name = goString(&name[0])
+	var mem uint64
+	if err := checkCode("cuDeviceTotalMem", call(driver.cuDeviceTotalMem, uintptr(unsafe.Pointer(&mem)), uintptr(dev))); err != nil {
+		return DeviceInfo{}, err
 	}
-	info.TotalMemory = uint64(mem)
+	info.TotalMemory = mem
+	var l2 int
 	attrs := []struct {
-		attr cu.DeviceAttribute
+		attr uintptr
 		dst  *int
-	}{{cu.ComputeCapabilityMajor, &info.Major}, {cu.ComputeCapabilityMinor, &info.Minor}, {cu.MultiprocessorCount, &info.SMs}}
-	for _, a := range attrs {
-		if *a.dst, err = dev.Attribute(a.attr); err != nil {
-			return DeviceInfo{}, check("cuDeviceGetAttribute", err)
-		}
+	}{
+		{attrComputeCapabilityMajor, &info.Major}, {attrComputeCapabilityMinor, &info.Minor},
+		{attrMultiprocessorCount, &info.SMs}, {attrL2CacheSize, &l2},
 	}
-	l2, err := dev.Attribute(cu.L2CacheSize)
-	if err != nil {
-		return DeviceInfo{}, check("cuDeviceGetAttribute", err)
+	for _, a := range attrs {
+		var v int32
+		if err := checkCode("cuDeviceGetAttribute", call(driver.cuDeviceGetAttr, uintptr(unsafe.Pointer(&v)), a.attr, uintptr(dev))); err != nil {
+			return DeviceInfo{}, err
+		}
+		*a.dst = int(v)
 	}
 	info.L2CacheSize = uint64(l2)
 	return info, nil
@@ -184,7 +204,7 @@ func Device(ordinal int) (DeviceInfo, error) {
 // everything made in it.
 type Context struct {
 	info   DeviceInfo
-	ctx    cu.CUContext
+	ctx    uintptr // CUcontext
 	closed bool
 }
 
@@ -194,20 +214,21 @@ func NewContext(ordinal int) (*Context, error) {
 	if err != nil {
 		return nil, err
 	}
-	dev, err := cu.GetDevice(ordinal)
+	dev, err := device(ordinal)
 	if err != nil {
-		return nil, check("cuDeviceGet", err)
+		return nil, err
 	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	prev, _ := cu.CurrentContext()
-	ctx, err := dev.MakeContext(cu.SchedAuto)
-	if err != nil {
-		return nil, check("cuCtxCreate", err)
+	var prev, ctx, popped uintptr
+	call(driver.cuCtxGetCurrent, uintptr(unsafe.Pointer(&prev)))
+	const schedAuto = 0
+	if err := checkCode("cuCtxCreate", call(driver.cuCtxCreate, uintptr(unsafe.Pointer(&ctx)), schedAuto, uintptr(dev))); err != nil {
+		return nil, err
 	}
 	// cuCtxCreate pushes the new context; leave this thread as it was.
-	_, _ = cu.PopCurrentCtx()
-	_ = cu.SetCurrentContext(prev)
+	call(driver.cuCtxPopCurrent, uintptr(unsafe.Pointer(&popped)))
+	call(driver.cuCtxSetCurrent, prev)
 	return &Context{info: info, ctx: ctx}, nil
 }
 
@@ -222,8 +243,8 @@ func (c *Context) Do(fn func() error) error {
 	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	if err := cu.SetCurrentContext(c.ctx); err != nil {
-		return check("cuCtxSetCurrent", err)
+	if err := checkCode("cuCtxSetCurrent", call(driver.cuCtxSetCurrent, c.ctx)); err != nil {
+		return err
 	}
 	return fn()
 }
@@ -237,21 +258,18 @@ func (c *Context) Close() error {
 	c.closed = true
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	err := c.ctx.Destroy()
-	return check("cuCtxDestroy", err)
+	return checkCode("cuCtxDestroy", call(driver.cuCtxDestroy, c.ctx))
 }
 
 // Synchronize waits for all work in the context.
 func (c *Context) Synchronize() error {
-	return c.Do(func() error { return check("cuCtxSynchronize", cu.Synchronize()) })
+	return c.Do(func() error { return checkCode("cuCtxSynchronize", call(driver.cuCtxSynchronize)) })
 }
 
 // MemInfo is the device's free and total memory as the context sees it.
 func (c *Context) MemInfo() (free, total uint64, err error) {
 	err = c.Do(func() error {
-		f, t, err := cu.MemInfo()
-		free, total = uint64(f), uint64(t)
-		return check("cuMemGetInfo", err)
+		return checkCode("cuMemGetInfo", call(driver.cuMemGetInfo, uintptr(unsafe.Pointer(&free)), uintptr(unsafe.Pointer(&total))))
 	})
 	return free, total, err
 }
@@ -259,41 +277,50 @@ func (c *Context) MemInfo() (free, total uint64, err error) {
 // Module is a PTX module loaded into a context.
 type Module struct {
 	ctx *Context
-	mod cu.Module
+	mod uintptr // CUmodule
 	// InfoLog is the JIT compiler's informational log (registers, spills).
 	InfoLog string
 }
 
 const jitLogSize = 16 << 10
 
+// CUjit_option values for the JIT's logs.
+const (
+	jitInfoLogBuffer      = 3
+	jitInfoLogBufferSize  = 4
+	jitErrorLogBuffer     = 5
+	jitErrorLogBufferSize = 6
+	jitLogVerbose         = 12
+)
+
 // LoadPTX JIT-compiles PTX text for the context's device and loads it. A
 // failure's *Error carries the JIT compiler's error log.
 func (c *Context) LoadPTX(text string) (*Module, error) {
-	errLog := &cu.JITErrorLogBuffer{Buffer: make([]byte, jitLogSize)}
-	infoLog := &cu.JITInfoLogBuffer{Buffer: make([]byte, jitLogSize)}
-	verbose := &cu.JITLogVerbose{Enabled: true}
+	image := append([]byte(text), 0)
+	errLog, infoLog := make([]byte, jitLogSize), make([]byte, jitLogSize)
+	opts := []int32{jitErrorLogBuffer, jitErrorLogBufferSize, jitInfoLogBuffer, jitInfoLogBufferSize, jitLogVerbose}
+	// Option values are pointer-sized; sizes and flags go by value.
+	// errLog and infoLog are heap memory, which does not move, kept alive
+	// below until the driver is done with them.
+	vals := []uintptr{uintptr(unsafe.Pointer(&errLog[0])), jitLogSize, uintptr(unsafe.Pointer(&infoLog[0])), jitLogSize, 1}
 	m := &Module{ctx: c}
 	err := c.Do(func() error {
-		mod, err := cu.LoadDataEx(text, errLog, infoLog, verbose)
-		if err != nil {
-			e := check("cuModuleLoadDataEx", err)
-			var ce *Error
-			if errors.As(e, &ce) {
-				ce.Log = cString(errLog.Buffer)
-			}
-			return e
+		rc := call(driver.cuModuleLoadDataEx, uintptr(unsafe.Pointer(&m.mod)), uintptr(unsafe.Pointer(&image[0])), uintptr(len(opts)), uintptr(unsafe.Pointer(&opts[0])), uintptr(unsafe.Pointer(&vals[0])))
+		runtime.KeepAlive(errLog)
+		runtime.KeepAlive(infoLog)
+		if rc != Success {
+			return &Error{Op: "cuModuleLoadDataEx", Code: rc, Log: logText(errLog)}
 		}
-		m.mod = mod
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	m.InfoLog = cString(infoLog.Buffer)
+	m.InfoLog = logText(infoLog)
 	return m, nil
 }
 
-func cString(b []byte) string {
+func logText(b []byte) string {
 	if i := strings.IndexByte(string(b), 0); i >= 0 {
 		b = b[:i]
 	}
@@ -303,10 +330,9 @@ func cString(b []byte) string {
 // Function looks up a kernel by name.
 func (m *Module) Function(name string) (*Function, error) {
 	f := &Function{ctx: m.ctx, Name: name}
+	cname := append([]byte(name), 0)
 	err := m.ctx.Do(func() error {
-		fn, err := m.mod.Function(name)
-		f.fn = fn
-		return check("cuModuleGetFunction "+name, err)
+		return checkCode("cuModuleGetFunction "+name, call(driver.cuModuleGetFunction, uintptr(unsafe.Pointer(&f.fn)), m.mod, uintptr(unsafe.Pointer(&cname[0]))))
 	})
 	if err != nil {
 		return nil, err
@@ -316,14 +342,14 @@ func (m *Module) Function(name string) (*Function, error) {
 
 // Unload unloads the module.
 func (m *Module) Unload() error {
-	return m.ctx.Do(func() error { return check("cuModuleUnload", m.mod.Unload()) })
+	return m.ctx.Do(func() error { return checkCode("cuModuleUnload", call(driver.cuModuleUnload, m.mod)) })
 }
 
 // Function is a kernel of a loaded module.
 type Function struct {
 	ctx  *Context
-	fn   cu.Function
-	Name string
+	fn   uintptr // CUfunction
+	Name string  // the kernel's entry name
 }
 
 // FuncAttribute is a CUfunction_attribute.
@@ -331,41 +357,38 @@ type FuncAttribute int
 
 // Kernel attributes.
 const (
-	FuncMaxThreadsPerBlock       FuncAttribute = 0
-	FuncSharedSizeBytes          FuncAttribute = 1
-	FuncNumRegs                  FuncAttribute = 4
-	FuncMaxDynamicSharedSizeByte FuncAttribute = 8
+	FuncMaxThreadsPerBlock       FuncAttribute = 0 // threads
+	FuncSharedSizeBytes          FuncAttribute = 1 // static shared memory, bytes
+	FuncNumRegs                  FuncAttribute = 4 // registers per thread
+	FuncMaxDynamicSharedSizeByte FuncAttribute = 8 // dynamic shared memory limit, bytes
 )
 
 // Attribute reads a kernel attribute.
 func (f *Function) Attribute(a FuncAttribute) (int, error) {
-	var v int
+	var v int32
 	err := f.ctx.Do(func() error {
-		var err error
-		v, err = f.fn.Attribute(cu.FunctionAttribute(a))
-		return check("cuFuncGetAttribute", err)
+		return checkCode("cuFuncGetAttribute", call(driver.cuFuncGetAttribute, uintptr(unsafe.Pointer(&v)), uintptr(a), f.fn))
 	})
-	return v, err
+	return int(v), err
 }
 
 // SetAttribute sets a kernel attribute, e.g. FuncMaxDynamicSharedSizeByte
 // to launch with more than 48 KiB of dynamic shared memory.
 func (f *Function) SetAttribute(a FuncAttribute, value int) error {
 	return f.ctx.Do(func() error {
-		return checkCode("cuFuncSetAttribute", funcSetAttribute(*(*unsafe.Pointer)(unsafe.Pointer(&f.fn)), a, value))
+		return checkCode("cuFuncSetAttribute", call(driver.cuFuncSetAttribute, f.fn, uintptr(a), uintptr(value)))
 	})
 }
 
 // MaxActiveBlocksPerSM is how many blocks of blockThreads threads, with
 // the kernel's static shared memory, one multiprocessor holds at once.
 func (f *Function) MaxActiveBlocksPerSM(blockThreads int) (int, error) {
-	var n int
+	var n int32
 	err := f.ctx.Do(func() error {
-		var err error
-		n, err = f.fn.MaxActiveBlocksPerMultiProcessor(blockThreads, 0)
-		return check("cuOccupancyMaxActiveBlocksPerMultiprocessor", err)
+		return checkCode("cuOccupancyMaxActiveBlocksPerMultiprocessor",
+			call(driver.cuOccupancyMaxActiveBlocks, uintptr(unsafe.Pointer(&n)), f.fn, uintptr(blockThreads), 0))
 	})
-	return n, err
+	return int(n), err
 }
 
 // DevicePtr is a device address.
@@ -375,9 +398,7 @@ type DevicePtr uint64
 func (c *Context) Alloc(n int) (DevicePtr, error) {
 	var p DevicePtr
 	err := c.Do(func() error {
-		d, err := cu.MemAlloc(int64(n))
-		p = DevicePtr(d)
-		return check(fmt.Sprintf("cuMemAlloc(%d)", n), err)
+		return checkCode(fmt.Sprintf("cuMemAlloc(%d)", n), call(driver.cuMemAlloc, uintptr(unsafe.Pointer(&p)), uintptr(n)))
 	})
 	return p, err
 }
@@ -387,7 +408,7 @@ func (c *Context) Free(p DevicePtr) error {
 	if c.closed || p == 0 {
 		return nil
 	}
-	return c.Do(func() error { return check("cuMemFree", cu.MemFree(cu.DevicePtr(p))) })
+	return c.Do(func() error { return checkCode("cuMemFree", call(driver.cuMemFree, uintptr(p))) })
 }
 
 // Memset sets n bytes at p to b, synchronously: cuMemsetD8 may return
@@ -395,10 +416,10 @@ func (c *Context) Free(p DevicePtr) error {
 // Stream here) does not wait for it, so Memset waits for the context.
 func (c *Context) Memset(p DevicePtr, b byte, n int) error {
 	return c.Do(func() error {
-		if err := check("cuMemsetD8", cu.MemsetD8(cu.DevicePtr(p), b, int64(n))); err != nil {
+		if err := checkCode("cuMemsetD8", call(driver.cuMemsetD8, uintptr(p), uintptr(b), uintptr(n))); err != nil {
 			return err
 		}
-		return check("cuCtxSynchronize", cu.Synchronize())
+		return checkCode("cuCtxSynchronize", call(driver.cuCtxSynchronize))
 	})
 }
 
@@ -412,10 +433,10 @@ func (c *Context) CopyHtoD(dst DevicePtr, src []byte) error {
 		return nil
 	}
 	return c.Do(func() error {
-		if err := check("cuMemcpyHtoD", cu.MemcpyHtoD(cu.DevicePtr(dst), unsafe.Pointer(&src[0]), int64(len(src)))); err != nil {
+		if err := checkCode("cuMemcpyHtoD", call(driver.cuMemcpyHtoD, uintptr(dst), uintptr(unsafe.Pointer(&src[0])), uintptr(len(src)))); err != nil {
 			return err
 		}
-		return check("cuCtxSynchronize", cu.Synchronize())
+		return checkCode("cuCtxSynchronize", call(driver.cuCtxSynchronize))
 	})
 }
 
@@ -425,7 +446,7 @@ func (c *Context) CopyDtoH(dst []byte, src DevicePtr) error {
 		return nil
 	}
 	return c.Do(func() error {
-		return check("cuMemcpyDtoH", cu.MemcpyDtoH(unsafe.Pointer(&dst[0]), cu.DevicePtr(src), int64(len(dst))))
+		return checkCode("cuMemcpyDtoH", call(driver.cuMemcpyDtoH, uintptr(unsafe.Pointer(&dst[0])), uintptr(src), uintptr(len(dst))))
 	})
 }
 
@@ -439,23 +460,31 @@ type HostBuffer struct {
 	Device DevicePtr // the address of Bytes[0] in kernels
 }
 
+// cuMemHostAlloc and cuMemHostRegister flags: visible to every context,
+// and mapped into the device's address space.
+const (
+	hostAllocPortable     = 0x01
+	hostAllocDeviceMap    = 0x02
+	hostRegisterPortable  = 0x01
+	hostRegisterDeviceMap = 0x02
+)
+
 // HostAlloc allocates n bytes of pinned, mapped host memory
 // (cuMemHostAlloc).
 func (c *Context) HostAlloc(n int) (*HostBuffer, error) {
 	h := &HostBuffer{ctx: c}
 	err := c.Do(func() error {
-		p, rc := hostAlloc(n)
-		if rc != Success {
+		var p unsafe.Pointer
+		if rc := call(driver.cuMemHostAlloc, uintptr(unsafe.Pointer(&p)), uintptr(n), hostAllocPortable|hostAllocDeviceMap); rc != Success {
 			return &Error{Op: fmt.Sprintf("cuMemHostAlloc(%d)", n), Code: rc}
 		}
-		h.ptr = p
-		h.Bytes = unsafe.Slice((*byte)(p), n)
-		d, rc := hostDevicePointer(p)
-		if rc != Success {
-			hostFree(p)
+		var d DevicePtr
+		if rc := call(driver.cuMemHostGetDevicePointer, uintptr(unsafe.Pointer(&d)), uintptr(p), 0); rc != Success {
+			call(driver.cuMemFreeHost, uintptr(p))
 			return &Error{Op: "cuMemHostGetDevicePointer", Code: rc}
 		}
-		h.Device = DevicePtr(d)
+		h.ptr, h.Device = p, d
+		h.Bytes = unsafe.Slice((*byte)(p), n)
 		return nil
 	})
 	if err != nil {
@@ -471,7 +500,7 @@ func (h *HostBuffer) Free() error {
 	}
 	p := h.ptr
 	h.ptr, h.Bytes = nil, nil
-	return h.ctx.Do(func() error { return checkCode("cuMemFreeHost", hostFree(p)) })
+	return h.ctx.Do(func() error { return checkCode("cuMemFreeHost", call(driver.cuMemFreeHost, uintptr(p))) })
 }
 
 // Register page-locks b, memory the caller owns (Go memory included), so
@@ -482,20 +511,18 @@ func (c *Context) Register(b []byte) (DevicePtr, error) {
 	if len(b) == 0 {
 		return 0, errors.New("cudart: Register of no bytes")
 	}
-	var d uint64
+	var d DevicePtr
 	err := c.Do(func() error {
-		p := unsafe.Pointer(&b[0])
-		if err := checkCode(fmt.Sprintf("cuMemHostRegister(%d)", len(b)), hostRegister(p, len(b))); err != nil {
-			return err
+		if rc := call(driver.cuMemHostRegister, uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)), hostRegisterPortable|hostRegisterDeviceMap); rc != Success {
+			return &Error{Op: fmt.Sprintf("cuMemHostRegister(%d)", len(b)), Code: rc}
 		}
-		var rc Code
-		if d, rc = hostDevicePointer(p); rc != Success {
-			hostUnregister(p)
+		if rc := call(driver.cuMemHostGetDevicePointer, uintptr(unsafe.Pointer(&d)), uintptr(unsafe.Pointer(&b[0])), 0); rc != Success {
+			call(driver.cuMemHostUnregister, uintptr(unsafe.Pointer(&b[0])))
 			return &Error{Op: "cuMemHostGetDevicePointer", Code: rc}
 		}
 		return nil
 	})
-	return DevicePtr(d), err
+	return d, err
 }
 
 // Unregister undoes Register; after Close it does nothing.
@@ -503,23 +530,24 @@ func (c *Context) Unregister(b []byte) error {
 	if c.closed || len(b) == 0 {
 		return nil
 	}
-	return c.Do(func() error { return checkCode("cuMemHostUnregister", hostUnregister(unsafe.Pointer(&b[0]))) })
+	return c.Do(func() error {
+		return checkCode("cuMemHostUnregister", call(driver.cuMemHostUnregister, uintptr(unsafe.Pointer(&b[0]))))
+	})
 }
 
 // Stream is a CUDA stream; it does not synchronise with the legacy default
 // stream.
 type Stream struct {
 	ctx *Context
-	s   cu.Stream
+	s   uintptr // CUstream
 }
 
 // NewStream creates a non-blocking stream.
 func (c *Context) NewStream() (*Stream, error) {
 	st := &Stream{ctx: c}
+	const nonBlocking = 1
 	err := c.Do(func() error {
-		s, err := cu.MakeStream(cu.NonBlocking)
-		st.s = s
-		return check("cuStreamCreate", err)
+		return checkCode("cuStreamCreate", call(driver.cuStreamCreate, uintptr(unsafe.Pointer(&st.s)), nonBlocking))
 	})
 	if err != nil {
 		return nil, err
@@ -532,12 +560,12 @@ func (s *Stream) Destroy() error {
 	if s == nil || s.ctx.closed {
 		return nil
 	}
-	return s.ctx.Do(func() error { return check("cuStreamDestroy", s.s.Destroy()) })
+	return s.ctx.Do(func() error { return checkCode("cuStreamDestroy", call(driver.cuStreamDestroy, s.s)) })
 }
 
 // Synchronize waits for the stream's work.
 func (s *Stream) Synchronize() error {
-	return s.ctx.Do(func() error { return check("cuStreamSynchronize", s.s.Synchronize()) })
+	return s.ctx.Do(func() error { return checkCode("cuStreamSynchronize", call(driver.cuStreamSynchronize, s.s)) })
 }
 
 // CopyHtoD queues a copy of src to dst. src must stay untouched until the
@@ -547,7 +575,7 @@ func (s *Stream) CopyHtoD(dst DevicePtr, src []byte) error {
 		return nil
 	}
 	return s.ctx.Do(func() error {
-		return check("cuMemcpyHtoDAsync", cu.MemcpyHtoDAsync(cu.DevicePtr(dst), unsafe.Pointer(&src[0]), int64(len(src)), s.s))
+		return checkCode("cuMemcpyHtoDAsync", call(driver.cuMemcpyHtoDAsync, uintptr(dst), uintptr(unsafe.Pointer(&src[0])), uintptr(len(src)), s.s))
 	})
 }
 
@@ -557,7 +585,7 @@ func (s *Stream) CopyDtoH(dst []byte, src DevicePtr) error {
 		return nil
 	}
 	return s.ctx.Do(func() error {
-		return check("cuMemcpyDtoHAsync", cu.MemcpyDtoHAsync(unsafe.Pointer(&dst[0]), cu.DevicePtr(src), int64(len(dst)), s.s))
+		return checkCode("cuMemcpyDtoHAsync", call(driver.cuMemcpyDtoHAsync, uintptr(unsafe.Pointer(&dst[0])), uintptr(src), uintptr(len(dst)), s.s))
 	})
 }
 
@@ -568,34 +596,37 @@ type Dim struct{ X, Y, Z int }
 // shared bytes. Every argument is passed as 8 bytes, so every kernel
 // parameter must be .u64 (or .b64/.s64/.f64).
 func (s *Stream) Launch(fn *Function, grid, block Dim, shared int, args ...uint64) error {
-	params := make([]unsafe.Pointer, len(args))
+	params := make([]unsafe.Pointer, len(args)+1) // never empty, so params[0] exists
 	for i := range args {
 		params[i] = unsafe.Pointer(&args[i])
 	}
 	return s.ctx.Do(func() error {
-		err := fn.fn.Launch(max(grid.X, 1), max(grid.Y, 1), max(grid.Z, 1), max(block.X, 1), max(block.Y, 1), max(block.Z, 1), shared, s.s, params)
-		return check("cuLaunchKernel "+fn.Name, err)
+		rc := call(driver.cuLaunchKernel, fn.fn,
+			uintptr(max(grid.X, 1)), uintptr(max(grid.Y, 1)), uintptr(max(grid.Z, 1)),
+			uintptr(max(block.X, 1)), uintptr(max(block.Y, 1)), uintptr(max(block.Z, 1)),
+			uintptr(shared), s.s, uintptr(unsafe.Pointer(&params[0])), 0)
+		runtime.KeepAlive(args)
+		return checkCode("cuLaunchKernel "+fn.Name, rc)
 	})
 }
 
 // Wait makes later work in the stream wait for the event.
 func (s *Stream) Wait(e *Event) error {
-	return s.ctx.Do(func() error { return check("cuStreamWaitEvent", s.s.Wait(e.e, 0)) })
+	return s.ctx.Do(func() error { return checkCode("cuStreamWaitEvent", call(driver.cuStreamWaitEvent, s.s, e.e, 0)) })
 }
 
 // Event is a CUDA event with timing.
 type Event struct {
 	ctx *Context
-	e   cu.Event
+	e   uintptr // CUevent
 }
 
 // NewEvent creates a timing event.
 func (c *Context) NewEvent() (*Event, error) {
 	ev := &Event{ctx: c}
+	const defaultEvent = 0
 	err := c.Do(func() error {
-		e, err := cu.MakeEvent(cu.DefaultEvent)
-		ev.e = e
-		return check("cuEventCreate", err)
+		return checkCode("cuEventCreate", call(driver.cuEventCreate, uintptr(unsafe.Pointer(&ev.e)), defaultEvent))
 	})
 	if err != nil {
 		return nil, err
@@ -608,18 +639,18 @@ func (e *Event) Destroy() error {
 	if e == nil || e.ctx.closed {
 		return nil
 	}
-	return e.ctx.Do(func() error { return check("cuEventDestroy", cu.DestroyEvent(&e.e)) })
+	return e.ctx.Do(func() error { return checkCode("cuEventDestroy", call(driver.cuEventDestroy, e.e)) })
 }
 
 // Record records the event in the stream.
 func (e *Event) Record(s *Stream) error {
-	return e.ctx.Do(func() error { return check("cuEventRecord", e.e.Record(s.s)) })
+	return e.ctx.Do(func() error { return checkCode("cuEventRecord", call(driver.cuEventRecord, e.e, s.s)) })
 }
 
 // Synchronize waits for the event; it returns the error of any work that
 // failed before it.
 func (e *Event) Synchronize() error {
-	return e.ctx.Do(func() error { return check("cuEventSynchronize", e.e.Synchronize()) })
+	return e.ctx.Do(func() error { return checkCode("cuEventSynchronize", call(driver.cuEventSynchronize, e.e)) })
 }
 
 // Done reports, without waiting, whether the work before the event is
@@ -627,24 +658,24 @@ func (e *Event) Synchronize() error {
 func (e *Event) Done() (bool, error) {
 	var done bool
 	err := e.ctx.Do(func() error {
-		err := check("cuEventQuery", e.e.Query())
-		var ce *Error
-		if errors.As(err, &ce) && ce.Code == NotReady {
+		switch rc := call(driver.cuEventQuery, e.e); rc {
+		case Success:
+			done = true
 			return nil
+		case NotReady:
+			return nil
+		default:
+			return &Error{Op: "cuEventQuery", Code: rc}
 		}
-		done = err == nil
-		return err
 	})
 	return done, err
 }
 
 // Elapsed is the time from e to end, both recorded and complete.
 func (e *Event) Elapsed(end *Event) (time.Duration, error) {
-	var ms float64
+	var ms float32
 	err := e.ctx.Do(func() error {
-		var err error
-		ms, err = e.e.Elapsed(end.e)
-		return check("cuEventElapsedTime", err)
+		return checkCode("cuEventElapsedTime", call(driver.cuEventElapsedTime, uintptr(unsafe.Pointer(&ms)), e.e, end.e))
 	})
-	return time.Duration(ms * float64(time.Millisecond)), err
+	return time.Duration(float64(ms) * float64(time.Millisecond)), err
 }

@@ -1,5 +1,3 @@
-//go:build cuda
-
 package features
 
 import "github.com/lz4warp/lz4warp"

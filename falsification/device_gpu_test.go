@@ -1,5 +1,3 @@
-//go:build cuda
-
 package falsification
 
 import (
@@ -7,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/lz4warp/lz4warp/internal/gputest"
 	"os"
 	"os/exec"
 	"regexp"
@@ -32,6 +31,7 @@ func TestDevice(t *testing.T) {
 		runChild(t, id)
 		return
 	}
+	gputest.Require(t)
 	name, sm, api, err := DeviceInfo()
 	if err != nil {
 		t.Fatalf("device 0: %v", err)
