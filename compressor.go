@@ -269,10 +269,7 @@ func (c *Compressor) fellBack(err error) bool {
 // dropGPU closes the engine and the staging buffers not in use; those in
 // use are closed when they come back. gpuMu is held.
 func (c *Compressor) dropGPU() error {
-	for _, h := range c.stage.free {
-		h.Close()
-	}
-	c.stage.free, c.stage.made = nil, 0
+	c.dropStaging()
 	err := c.gpu.Close()
 	c.gpu = nil
 	c.stage.freed.Broadcast()

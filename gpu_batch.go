@@ -195,6 +195,15 @@ func (c *Compressor) takeStage(e *gpuimpl.Engine, block bool) (*gpuimpl.HostPage
 	}
 }
 
+// dropStaging closes the staging buffers, which are all free: the next
+// batch makes new ones. gpuMu is held.
+func (c *Compressor) dropStaging() {
+	for _, h := range c.stage.free {
+		h.Close()
+	}
+	c.stage.free, c.stage.made, c.stage.most = nil, 0, 0
+}
+
 // putStage gives back a staging buffer of engine e, or closes it when e
 // has been dropped.
 func (c *Compressor) putStage(e *gpuimpl.Engine, h *gpuimpl.HostPages) {
