@@ -125,7 +125,10 @@ func (c *Compressor) hasGPU() bool {
 // result owns its memory: the payloads are the result's alone.
 func (c *Compressor) CompressBatch(pages []Page) (*BatchResult, error) {
 	res := new(BatchResult)
-	return res, c.compressInto(res, pages, false, 0)
+	if err := c.compressInto(res, pages, false, 0); err != nil {
+		return nil, err
+	}
+	return res, nil
 }
 
 // CompressBatchInto compresses pages as CompressBatch does, into res, whose
@@ -203,6 +206,7 @@ func (c *Compressor) run(res *BatchResult, pages []Page, host *gpuimpl.HostPages
 		}
 		res.Backend = BackendSIMD
 		res.H2DTime, res.KernelTime, res.D2HTime = 0, 0, 0
+		res.arena.reuse() // what the GPU's chunks placed there is void
 	}
 	res.Pages = res.ownPages(len(pages))
 	encode, workers := cpuEncoder(fastEncode), len(pages)

@@ -156,7 +156,14 @@ func (a *arena) fit() {
 	if used := int(a.used.Load()); used > len(a.buf) {
 		a.buf = make([]byte, used+used/8)
 	}
-	a.used.Store(0)
+	a.reuse()
+}
+
+// reuse gives the whole arena to the next payloads; a nil arena has none.
+func (a *arena) reuse() {
+	if a != nil {
+		a.used.Store(0)
+	}
 }
 
 // cpuEncoder encodes one page with a worker's scratch.

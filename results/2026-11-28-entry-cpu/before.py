@@ -14,7 +14,7 @@ s = s.replace('''					} else {
 s = s.replace('''	for _, path := range []string{"simd", "batch"} {''', '''	for _, path := range []string{"batch"} {''')
 s = s.replace('''					if path == "simd" {
 						CompressPage(dst, p)
-					} else if _, err''', '''					_ = dst
+					} else if _, err''', '''					_, _ = dst, p
 					if _, err''')
 s = s.replace('''					if path == "simd" {
 						err = DecompressPage(res.Pages[k], &dst[0])
