@@ -17,8 +17,8 @@ import (
 // user calls it, named <backend>/<dataset>/<batch> for benchstat:
 //
 //   - BenchmarkScaling{Compress,Decompress}: CompressBatchOn(BackendSIMD)
-//     ("simd"), CompressBatchInto reusing its result ("simd-into", on the
-//     CPU where no GPU is present) and DecompressBatch, on -scaling.pages
+//     ("simd"), CompressBatchInto on the CPU reusing its result
+//     ("simd-into") and DecompressBatch, on -scaling.pages
 //     pages of each -scaling.sets set; run them with -cpu 1,2,4,... for
 //     the scaling over cores (the Compressor uses GOMAXPROCS cores);
 //   - BenchmarkCompressPage, BenchmarkDecompressPage: one page at a time
@@ -83,10 +83,7 @@ func BenchmarkScalingCompress(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/%s/%d", path, name, *scalingPages), func(b *testing.B) {
 				pages := cachedTiledBatch(b, name, *scalingPages)
 				c := benchCompressor(b)
-				if path == "simd-into" && c.hasGPU() {
-					b.Skip("CompressBatchInto picks the GPU")
-				}
-				var res BatchResult
+				res := BatchResult{arena: new(arena)}
 				compress := func() {
 					var err error
 					if path == "simd" {
@@ -96,7 +93,9 @@ func BenchmarkScalingCompress(b *testing.B) {
 							res = *r
 						}
 					} else {
-						err = c.CompressBatchInto(&res, pages)
+						// CompressBatchInto on the CPU, also where it
+						// would pick the GPU.
+						err = c.compressInto(&res, pages, true, BackendSIMD)
 					}
 					if err != nil {
 						b.Fatal(err)

@@ -192,11 +192,7 @@ func (p *PendingBatch) Wait() (*BatchResult, error) {
 		case err == nil:
 			p.ran = true
 		case c.fellBack(err):
-			p.res.Backend = BackendSIMD
-			p.res.H2DTime, p.res.KernelTime, p.res.D2HTime = 0, 0, 0
-			p.res.Pages = p.res.ownPages(len(p.pages))
-			p.stored = c.cpu.compressCPU(p.pages, p.res.Pages, nil, fastEncode, len(p.pages))
-			p.ran = true
+			p.stored, p.ran = c.fallBack(p.res, p.pages), true
 		default:
 			p.res, p.err = nil, err
 		}

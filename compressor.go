@@ -204,9 +204,7 @@ func (c *Compressor) run(res *BatchResult, pages []Page, host *gpuimpl.HostPages
 		if !c.fellBack(err) {
 			return 0, err
 		}
-		res.Backend = BackendSIMD
-		res.H2DTime, res.KernelTime, res.D2HTime = 0, 0, 0
-		res.arena.reuse() // what the GPU's chunks placed there is void
+		return c.fallBack(res, pages), nil
 	}
 	res.Pages = res.ownPages(len(pages))
 	encode, workers := cpuEncoder(fastEncode), len(pages)
@@ -214,6 +212,16 @@ func (c *Compressor) run(res *BatchResult, pages []Page, host *gpuimpl.HostPages
 		encode, workers = referenceEncode, 1
 	}
 	return c.cpu.compressCPU(pages, res.Pages, res.arena, encode, workers), nil
+}
+
+// fallBack compresses on the CPU a batch that the GPU did not (API-15),
+// into res, and returns the payloads' total size.
+func (c *Compressor) fallBack(res *BatchResult, pages []Page) int {
+	res.Backend = BackendSIMD
+	res.H2DTime, res.KernelTime, res.D2HTime = 0, 0, 0
+	res.arena.reuse() // what the GPU's chunks placed there is void
+	res.Pages = res.ownPages(len(pages))
+	return c.cpu.compressCPU(pages, res.Pages, res.arena, fastEncode, len(pages))
 }
 
 // runGPU compresses a batch on the GPU into res. A batch from host runs in

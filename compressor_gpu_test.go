@@ -276,7 +276,7 @@ func TestCompressorGPUError(t *testing.T) {
 // at once on one Compressor and into reused results, gives the reference's
 // bytes, and the staging buffers' results own their payloads: they outlive
 // the next batches, which reuse the buffers.
-func TestGPUBatchesFromGoroutines(t *testing.T) {
+func TestCompressorGPUFromGoroutines(t *testing.T) {
 	gputest.Require(t)
 	c := newGPUCompressor(t, 3000)
 	for _, mode := range []string{fromGoStaged, fromGoRing} {
@@ -326,7 +326,7 @@ func TestGPUBatchesFromGoroutines(t *testing.T) {
 // Checks API-15, API-23: a fault in a batch going through the staging
 // buffers, with some of its chunks on the device, loses no page, and the
 // staging buffers serve the next batch on the GPU.
-func TestStagedBatchFault(t *testing.T) {
+func TestCompressorStagedFault(t *testing.T) {
 	gputest.Require(t)
 	c := newGPUCompressor(t, 1000)
 	pages := mixedPages(9000, 11)
