@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -32,6 +33,9 @@ type Compressor struct {
 	gpu    *gpuimpl.Engine
 	gpuErr error // why gpu is nil (API-11)
 	stage  staging
+	// gpuOn is whether gpu is set, for SelectBackend, which must not
+	// wait for gpuMu while a GPU batch holds it.
+	gpuOn atomic.Bool
 	// lastTimings are the last GPU batch's timings, host shares included,
 	// for the benchmarks.
 	lastTimings gpuimpl.Timings
@@ -52,6 +56,7 @@ func NewCompressor(cfg Config) (*Compressor, error) {
 		c.gpuErr = fmt.Errorf("%w: %w", ErrGPUNotAvailable, err)
 	} else {
 		c.gpu = e
+		c.gpuOn.Store(true)
 	}
 	return c, nil
 }
@@ -91,6 +96,7 @@ func NewGPUBatchCompressor(cfg Config) (*Compressor, error) {
 	}
 	c := newCompressor(cfg)
 	c.gpu = e
+	c.gpuOn.Store(true)
 	return c, nil
 }
 
@@ -112,11 +118,7 @@ func (c *Compressor) Stats() Stats {
 }
 
 // hasGPU reports whether the Compressor uses a GPU now.
-func (c *Compressor) hasGPU() bool {
-	c.gpuMu.Lock()
-	defer c.gpuMu.Unlock()
-	return c.gpu != nil
-}
+func (c *Compressor) hasGPU() bool { return c.gpuOn.Load() }
 
 // CompressBatch compresses pages with the backend SelectBackend picks. A GPU
 // fault loses no page: the batch is compressed on the CPU instead and
@@ -284,6 +286,7 @@ func (c *Compressor) dropGPU() error {
 	c.dropStaging()
 	err := c.gpu.Close()
 	c.gpu = nil
+	c.gpuOn.Store(false)
 	c.stage.freed.Broadcast()
 	return err
 }
