@@ -251,7 +251,7 @@ func TestForChunksCoversEveryPage(t *testing.T) {
 	for _, workers := range []int{1, 2, 3, 16, 64} {
 		for _, n := range []int{0, 1, 15, 16, 17, 127, 128, 129, 1000, 100000} {
 			seen := make([]atomic.Int32, n)
-			used := cpuLimit{workers: workers}.forChunks(n, n, func(w, lo, hi int) {
+			used := cpuLimit{workers: workers}.forChunks(n, n, func(lo, hi int) {
 				size := chunkSize(n, min(workers, n))
 				if hi-lo > size || hi <= lo {
 					t.Errorf("n %d workers %d: chunk [%d, %d) of size %d", n, workers, lo, hi, size)

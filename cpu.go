@@ -69,12 +69,11 @@ func newCPULimit(workers int) cpuLimit {
 	return cpuLimit{workers: workers, tokens: make(chan struct{}, workers)}
 }
 
-// forChunks calls fn(w, lo, hi) on the chunks of [0, n) from up to
-// l.workers goroutines (the caller's among them), each of which takes its
-// next chunk from an atomic counter, and waits for them. w is the worker's
-// number, below the returned count of workers. One worker runs fn on the
-// calling goroutine.
-func (l cpuLimit) forChunks(n, maxWorkers int, fn func(w, lo, hi int)) int {
+// forChunks calls fn(lo, hi) on the chunks of [0, n) from up to l.workers
+// goroutines, the caller's among them, each of which takes its next chunk
+// from an atomic counter, and waits for them; it returns the number of
+// goroutines.
+func (l cpuLimit) forChunks(n, maxWorkers int, fn func(lo, hi int)) int {
 	workers := l.workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -86,7 +85,7 @@ func (l cpuLimit) forChunks(n, maxWorkers int, fn func(w, lo, hi int)) int {
 	size := chunkSize(n, workers)
 	workers = max(1, min(workers, (n+size-1)/size))
 	var next atomic.Int64
-	work := func(w int) {
+	work := func() {
 		for {
 			hi := int(next.Add(int64(size)))
 			lo := hi - size
@@ -96,7 +95,7 @@ func (l cpuLimit) forChunks(n, maxWorkers int, fn func(w, lo, hi int)) int {
 			if l.tokens != nil {
 				l.tokens <- struct{}{}
 			}
-			fn(w, lo, min(hi, n))
+			fn(lo, min(hi, n))
 			if l.tokens != nil {
 				<-l.tokens
 			}
@@ -106,14 +105,10 @@ func (l cpuLimit) forChunks(n, maxWorkers int, fn func(w, lo, hi int)) int {
 		}
 	}
 	var wg sync.WaitGroup
-	for w := 1; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			work(w)
-		}()
+	for range workers - 1 {
+		wg.Go(work)
 	}
-	work(0)
+	work()
 	wg.Wait()
 	return workers
 }
@@ -182,7 +177,7 @@ func referenceEncode(_ *cpuWorker, dst []byte, page *Page) (reference.Kind, int)
 // full, in one allocation per chunk. It returns the payloads' total size.
 func (l cpuLimit) compressCPU(pages []Page, out []CompressedPage, a *arena, encode cpuEncoder, maxWorkers int) int {
 	var stored atomic.Int64
-	l.forChunks(len(pages), maxWorkers, func(_, lo, hi int) {
+	l.forChunks(len(pages), maxWorkers, func(lo, hi int) {
 		w := cpuWorkers.Get().(*cpuWorker)
 		defer cpuWorkers.Put(w)
 		used := 0
@@ -225,7 +220,7 @@ func compressParallel(pages []Page) []CompressedPage {
 func (l cpuLimit) decompressCPU(pages []CompressedPage, dst []Page) (int, error) {
 	var mu sync.Mutex
 	var bad []*PageError
-	l.forChunks(len(pages), len(pages), func(_, lo, hi int) {
+	l.forChunks(len(pages), len(pages), func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			if err := fastlz4.DecodePage(&dst[i], reference.Kind(pages[i].Kind), pages[i].Data); err != nil {
 				mu.Lock()

@@ -113,7 +113,7 @@ func (c *Compressor) compressStaged(res *BatchResult, pages []Page) (gpuimpl.Tim
 			if h != nil {
 				n := stageChunk(len(pages)-lo, k)
 				start := time.Now()
-				c.cpu.forChunks(n, n, func(_, a, b int) { copy(h.Pages[a:b], pages[lo+a:lo+b]) })
+				c.cpu.forChunks(n, n, func(a, b int) { copy(h.Pages[a:b], pages[lo+a:lo+b]) })
 				t.Stage += time.Since(start)
 				var p *gpuimpl.Pending
 				c.gpuMu.Lock()
@@ -223,7 +223,7 @@ func (c *Compressor) putStage(e *gpuimpl.Engine, h *gpuimpl.HostPages) {
 // their total size.
 func (c *Compressor) ownPayloads(dst []CompressedPage, out []gpuimpl.Output, a *arena) int {
 	var stored atomic.Int64
-	c.cpu.forChunks(len(out), len(out), func(_, lo, hi int) {
+	c.cpu.forChunks(len(out), len(out), func(lo, hi int) {
 		parts := make([][]byte, hi-lo)
 		total := 0
 		for i := range parts {
