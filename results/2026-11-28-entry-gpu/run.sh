@@ -8,15 +8,16 @@
 # Output goes to $OUT (the device tool's folder).
 set -o pipefail
 B=build/gpu
-OUT=${OUT:-/tmp/out}
+export OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 source "$B/goroot.sh" && setup_goroot   # the text and binaries data sets read a Go tree
 $B/lz4warp devices | tee "$OUT/devices.log"
 nvidia-smi --query-gpu=name,driver_version,pcie.link.gen.max,pcie.link.width.max --format=csv | tee -a "$OUT/devices.log"
 nproc | tee -a "$OUT/devices.log"
 # 1. The suite's GPU parts: the Compressor's fault tests now include the staged
-#    batches from several goroutines and a fault in a staged batch.
-bash $B/run.sh devices engine faults features 2>&1 | tee "$OUT/suite.log"
+#    batches from several goroutines and a fault in a staged batch; conformance
+#    sends its GPU batches through CompressBatch's staging buffers.
+bash $B/run.sh devices engine faults conformance features 2>&1 | tee "$OUT/suite.log"
 # 2. The concurrency tests under the race detector, with the GPU.
 LZ4WARP_REQUIRE_GPU=1 $B/lz4warp-race.test -test.count=1 -test.v \
 	-test.run 'TestCompressorGPUFromGoroutines|TestCompressorStagedFault|TestConcurrent|TestDecompressDoesNotWait|TestCompressBatchIntoReuse' \
