@@ -5,13 +5,17 @@ import (
 	"time"
 )
 
-// BatchResult is the outcome of one CompressBatch call.
+// BatchResult is the outcome of one CompressBatch call. Its zero value is
+// ready for CompressBatchInto, which reuses its memory batch after batch.
 type BatchResult struct {
-	Pages      []CompressedPage
-	Backend    Backend
-	H2DTime    time.Duration // host-to-device copies (GPU only)
-	KernelTime time.Duration // kernel execution (GPU only)
-	D2HTime    time.Duration // device-to-host copies (GPU only)
+	Pages   []CompressedPage
+	Backend Backend
+	// H2DTime and D2HTime are the host-to-device and device-to-host
+	// copies (GPU only): for CompressBatch from Go memory, the host's
+	// copies into and out of the staging buffers (API-23).
+	H2DTime    time.Duration
+	KernelTime time.Duration // kernel execution (GPU only): the sum of the chunks' spans on the device
+	D2HTime    time.Duration
 	TotalTime  time.Duration // wall clock of the whole call
 	// own and arena are the memory that CompressBatchInto reuses: the
 	// pages and the payloads' arena (nil outside CompressBatchInto).
