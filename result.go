@@ -14,7 +14,7 @@ type BatchResult struct {
 	// copies (GPU only): for CompressBatch from Go memory, the host's
 	// copies into and out of the staging buffers (API-23).
 	H2DTime    time.Duration
-	KernelTime time.Duration // kernel execution (GPU only): the sum of the chunks' spans on the device
+	KernelTime time.Duration // kernel execution (GPU only); over staging buffers, the sum of the chunks' spans
 	D2HTime    time.Duration
 	TotalTime  time.Duration // wall clock of the whole call
 	// own and arena are the memory that CompressBatchInto reuses: the
