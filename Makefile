@@ -16,7 +16,7 @@ demo:
 # the last lines give TestGcoreFile's skip and its reason, if it skipped.
 test: cuda-sdk cc-tool lz4-tool
 	$(GO) vet ./...
-	$(GO) test -count=1 ./...
+	$(GO_TEST_ALL)
 	$(MAKE) --no-print-directory test-race
 	@$(GO) test -count=1 -run '^TestGcoreFile$$' -v ./internal/dataset \
 		| awk '/^=== RUN/ {msg = ""; next} /^    / {msg = msg "\n" $$0} /^--- SKIP/ {print $$0 msg}'
@@ -32,6 +32,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDecodeBlock -fuzztime $(FUZZTIME) ./internal/fastlz4
 	$(GO) test -run '^$$' -fuzz FuzzEncodeMatchesReference -fuzztime $(FUZZTIME) ./internal/fastlz4
 	$(GO) test -run '^$$' -fuzz FuzzReader -fuzztime $(FUZZTIME) ./internal/lz4frame
+	$(GO) test -run '^$$' -fuzz '^FuzzReader$$' -fuzztime $(FUZZTIME) .
+	$(GO) test -run '^$$' -fuzz FuzzDecompressBlockPrefix -fuzztime $(FUZZTIME) ./internal/fastlz4
 
 STATICCHECK := $(shell $(GO) env GOPATH)/bin/staticcheck
 $(STATICCHECK):

@@ -18,7 +18,7 @@ import (
 	"github.com/lz4warp/lz4warp/internal/intlist"
 )
 
-// The GPU benchmarks (spec/gpu-results.md records their figures):
+// The GPU benchmarks (results/gpu-notebook.md records their figures):
 //   - BenchmarkEndToEnd/{simd,gpu,gpubuf}/<dataset>/<batch>: exactly <batch>
 //     pages (a set's pages repeated when it holds fewer) compressed by the
 //     16-core CPU backend, end to end through a GPU Compressor's
@@ -108,20 +108,15 @@ func gpuBenchRun(b *testing.B, pages []Page, buf *PageBuffer) []CompressedPage {
 		out = res.Pages
 		t = c.lastTimings
 	} else {
-		var o []gpuimpl.Output
-		var err error
+		var host *gpuimpl.HostPages
 		if buf != nil {
-			o, t, err = c.gpu.CompressHost(buf.host, len(pages))
-		} else {
-			o, t, err = c.gpu.Compress(pages)
+			host = buf.host
 		}
-		if err != nil {
-			b.Fatal(err)
+		gb, err := c.gpu.compress(pages, host)
+		if err != nil || gb.cpuPages > 0 {
+			b.Fatalf("%v, %d pages on the CPU", err, gb.cpuPages)
 		}
-		out = make([]CompressedPage, len(o))
-		for i := range o {
-			out[i] = CompressedPage{Kind: PageKind(o[i].Kind), Data: o[i].Data}
-		}
+		out, t = gb.pages, gb.timings
 	}
 	gpuBench.bytes += float64(len(pages) * PageSize)
 	gpuBench.t.Kernel += t.Kernel

@@ -19,6 +19,8 @@ type PageBuffer struct {
 	pages   []Page
 	host    *gpuimpl.HostPages // nil when the memory is not page-locked
 	pending *PendingBatch      // the batch CompressBufferAsync started, until its Wait
+	// decoding is the batch DecompressBufferAsync started, until its Wait.
+	decoding *PendingDecode
 }
 
 // NewPageBuffer returns a buffer of n pages for c.CompressBuffer. Its
@@ -35,10 +37,8 @@ func (c *Compressor) NewPageBuffer(n int) (*PageBuffer, error) {
 		return nil, ErrClosed
 	}
 	b := &PageBuffer{c: c}
-	c.gpuMu.Lock()
-	defer c.gpuMu.Unlock()
-	if c.gpu != nil {
-		if h, err := c.gpu.NewHostPages(n); err == nil {
+	if gpu := c.pool(); gpu != nil {
+		if h, err := gpu.newHost(n); err == nil {
 			b.host, b.pages = h, h.Pages
 			return b, nil
 		}
@@ -58,12 +58,18 @@ func (b *PageBuffer) Pinned() bool { return b.host != nil }
 // Payloads that point into it stay readable; the buffer cannot be
 // compressed again.
 func (b *PageBuffer) Close() error {
-	b.c.gpuMu.Lock()
-	defer b.c.gpuMu.Unlock()
 	if b.pages == nil {
 		return nil
 	}
 	b.pages = nil
+	// The devices stop writing into the buffer; Wait still returns the
+	// batches.
+	if p := b.pending; p != nil && p.gpu != nil {
+		p.gpu.Wait()
+	}
+	if p := b.decoding; p != nil && !p.done {
+		p.Wait()
+	}
 	if b.host != nil {
 		return b.host.Close()
 	}
@@ -107,7 +113,7 @@ func (c *Compressor) checkBuffer(buf *PageBuffer, n int) error {
 		return fmt.Errorf("%w: the buffer is closed", ErrBadBuffer)
 	case n < 0 || n > len(buf.pages):
 		return fmt.Errorf("%w: %d pages of a buffer of %d", ErrBadBuffer, n, len(buf.pages))
-	case buf.pending != nil:
+	case buf.pending != nil || buf.decoding != nil:
 		return fmt.Errorf("%w: the buffer has a batch that Wait has not returned", ErrBadBuffer)
 	}
 	return nil
@@ -119,7 +125,7 @@ type PendingBatch struct {
 	buf   *PageBuffer
 	pages []Page
 	start time.Time
-	gpu   *gpuimpl.Pending // the GPU's batch until Wait takes it
+	gpu   *poolPending // the GPU's batch until Wait takes it
 	// ran is set while a batch that CompressBufferAsync compressed itself
 	// waits for Wait to account for it, on backend b, with stored payload
 	// bytes.
@@ -150,12 +156,12 @@ func (c *Compressor) CompressBufferAsync(buf *PageBuffer, n int) (*PendingBatch,
 	buf.pending = p
 	started := false
 	if buf.host != nil {
-		c.gpuMu.Lock()
-		if p.b = SelectBackend(n, c.gpu != nil); p.b == BackendGPU {
-			p.gpu, p.err = c.gpu.StartHost(buf.host, n)
-			started = true
+		if gpu := c.pool(); gpu != nil {
+			if p.b = SelectBackend(n, true); p.b == BackendGPU {
+				p.gpu, p.err = gpu.start(p.pages, buf.host)
+				started = true
+			}
 		}
-		c.gpuMu.Unlock()
 	}
 	if !started {
 		p.b = SelectBackend(n, c.hasGPU())
@@ -178,24 +184,25 @@ func (c *Compressor) CompressBufferAsync(buf *PageBuffer, n int) (*PendingBatch,
 func (p *PendingBatch) Wait() (*BatchResult, error) {
 	c := p.c
 	if p.gpu != nil {
-		c.gpuMu.Lock()
-		out, t, err := p.gpu.Wait()
-		if err == nil {
-			c.lastTimings = t
-		}
-		c.gpuMu.Unlock()
+		gb, err := p.gpu.Wait() // holds no lock while the device works
+		gpu := p.gpu.p
 		p.gpu = nil
-		p.res = &BatchResult{Backend: BackendGPU, Pages: compressedPages(out)}
-		p.res.H2DTime, p.res.KernelTime, p.res.D2HTime = t.H2D, t.Kernel, t.D2H
-		p.stored = payloadBytes(out)
-		switch {
-		case err == nil:
+		p.res = &BatchResult{Backend: BackendGPU}
+		if err == nil {
+			p.res.Pages, p.stored = gb.pages, payloadBytes(gb.pages)
+			t := gb.timings
+			p.res.H2DTime, p.res.KernelTime, p.res.D2HTime = t.H2D, t.Kernel, t.D2H
+			if gb.cpuPages > 0 {
+				p.res.Backend = BackendSIMD // API-15
+			}
+			c.gpuMu.Lock()
+			c.lastTimings = t
+			c.gpuMu.Unlock()
 			p.ran = true
-		case c.fellBack(err):
-			p.stored, p.ran = c.fallBack(p.res, p.pages), true
-		default:
+		} else {
 			p.res, p.err = nil, err
 		}
+		c.dropLostGPUs(gpu)
 	}
 	if p.ran {
 		c.account(p.b, p.res, p.stored, p.start)

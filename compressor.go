@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -26,16 +27,21 @@ type Compressor struct {
 	// progress; closed is guarded by it.
 	life   sync.RWMutex
 	closed bool
-	// gpuMu serialises the calls into the GPU engine, which runs one
-	// call at a time, and guards gpu, gpuErr, stage and lastTimings. It
-	// is never held while pages are encoded or copied on the host.
+	// gpuMu guards gpu, gpuErr, stage and lastTimings, for short steps:
+	// it is never held during a call into an engine, nor while pages are
+	// encoded or copied on the host. The pool serialises each device's
+	// engine itself, so that several goroutines use several devices at
+	// once.
 	gpuMu  sync.Mutex
-	gpu    *gpuimpl.Engine
-	gpuErr error // why gpu is nil (API-11)
+	gpu    *devicePool // the GPUs in use; nil without, or once every one is dropped
+	gpuErr error       // why gpu is nil (API-11)
 	stage  staging
 	// gpuOn is whether gpu is set, for SelectBackend, which must not
-	// wait for gpuMu while a GPU batch holds it.
+	// wait for gpuMu.
 	gpuOn atomic.Bool
+	// devices are every GPU the Compressor opened, for Stats (MD-6); set
+	// once by the constructors.
+	devices *devicePool
 	// lastTimings are the last GPU batch's timings, host shares included,
 	// for the benchmarks.
 	lastTimings gpuimpl.Timings
@@ -49,13 +55,14 @@ func NewCompressor(cfg Config) (*Compressor, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	cfg.Devices = slices.Clone(cfg.Devices)
 	c := newCompressor(cfg)
 	if err := usableGPU(); err != nil {
 		c.gpuErr = err
-	} else if e, err := openEngine(cfg); err != nil {
+	} else if p, err := openPool(cfg); err != nil {
 		c.gpuErr = fmt.Errorf("%w: %w", ErrGPUNotAvailable, err)
 	} else {
-		c.gpu = e
+		c.gpu, c.devices = p, p
 		c.gpuOn.Store(true)
 	}
 	return c, nil
@@ -82,7 +89,7 @@ func (c *Compressor) GPUError() error {
 
 // NewGPUBatchCompressor returns a Compressor that insists on the GPU: it
 // fails with an error wrapping ErrGPUNotAvailable when none can be opened
-// (API-11).
+// (API-11), and the cause: errors.As reaches the driver's error.
 func NewGPUBatchCompressor(cfg Config) (*Compressor, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -90,40 +97,50 @@ func NewGPUBatchCompressor(cfg Config) (*Compressor, error) {
 	if err := usableGPU(); err != nil {
 		return nil, err
 	}
-	e, err := openEngine(cfg)
+	p, err := openPool(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrGPUNotAvailable, err)
 	}
+	cfg.Devices = slices.Clone(cfg.Devices)
 	c := newCompressor(cfg)
-	c.gpu = e
+	c.gpu, c.devices = p, p
 	c.gpuOn.Store(true)
 	return c, nil
 }
 
-func openEngine(cfg Config) (*gpuimpl.Engine, error) {
-	return gpuimpl.Open(gpuimpl.Options{
-		DeviceIndex: cfg.DeviceIndex, BatchPages: cfg.BatchSize,
-		RingSlots: cfg.RingBufferSlots, AsyncDMA: cfg.AsyncDMA,
-	})
-}
-
 // Config returns the configuration the Compressor was made with.
-func (c *Compressor) Config() Config { return c.cfg }
+func (c *Compressor) Config() Config {
+	cfg := c.cfg
+	cfg.Devices = slices.Clone(cfg.Devices)
+	return cfg
+}
 
 // Stats returns the statistics accumulated so far.
 func (c *Compressor) Stats() Stats {
 	c.statsMu.Lock()
-	defer c.statsMu.Unlock()
-	return c.stats
+	s := c.stats
+	c.statsMu.Unlock()
+	if c.devices != nil {
+		s.Devices = c.devices.stats()
+	}
+	return s
 }
 
 // hasGPU reports whether the Compressor uses a GPU now.
 func (c *Compressor) hasGPU() bool { return c.gpuOn.Load() }
 
-// CompressBatch compresses pages with the backend SelectBackend picks. A GPU
-// fault loses no page: the batch is compressed on the CPU instead and
-// Stats.GPUFallbacks counts it (API-15). After a sticky fault, which no new
-// context recovers from, the Compressor stops using the GPU (RT-9). The
+// pool returns the GPUs in use, nil where there are none.
+func (c *Compressor) pool() *devicePool {
+	c.gpuMu.Lock()
+	defer c.gpuMu.Unlock()
+	return c.gpu
+}
+
+// CompressBatch compresses pages with the backend SelectBackend picks; on
+// several GPUs, a large batch is split across them (MD-3). A GPU fault
+// loses no page: the batch is compressed on another GPU or the CPU instead
+// and Stats counts it (API-15, MD-5). After a sticky fault, which no new
+// context recovers from, the Compressor stops using that GPU (RT-9). The
 // result owns its memory: the payloads are the result's alone.
 func (c *Compressor) CompressBatch(pages []Page) (*BatchResult, error) {
 	res := new(BatchResult)
@@ -194,17 +211,18 @@ func (c *Compressor) compressInto(res *BatchResult, pages []Page, chosen bool, b
 }
 
 // run compresses a batch into res on res.Backend: on the GPU from pages, or
-// from host when it is not nil (host.Pages are then pages), falling back to
-// the CPU after a fault (API-15). It returns the payloads' total size. No
-// lock but life's read lock is held.
+// from host when it is not nil (host.Pages are then pages), where the pool
+// compresses a faulted part on another GPU or the CPU (API-15, MD-5), and a
+// batch that finds every GPU dropped goes to the CPU. It returns the
+// payloads' total size. No lock but life's read lock is held.
 func (c *Compressor) run(res *BatchResult, pages []Page, host *gpuimpl.HostPages) (int, error) {
 	if res.Backend == BackendGPU {
-		stored, err := c.runGPU(res, pages, host)
-		if err == nil {
-			return stored, nil
-		}
-		if !c.fellBack(err) {
-			return 0, err
+		if p := c.pool(); p != nil {
+			stored, err := c.runGPU(p, res, pages, host)
+			c.dropLostGPUs(p)
+			if !errors.Is(err, errGPUDropped) {
+				return stored, err
+			}
 		}
 		return c.fallBack(res, pages), nil
 	}
@@ -216,7 +234,7 @@ func (c *Compressor) run(res *BatchResult, pages []Page, host *gpuimpl.HostPages
 	return c.cpu.compressCPU(pages, res.Pages, res.arena, encode, workers), nil
 }
 
-// fallBack compresses on the CPU a batch that the GPU did not (API-15),
+// fallBack compresses on the CPU a batch that no GPU compressed (API-15),
 // into res, and returns the payloads' total size.
 func (c *Compressor) fallBack(res *BatchResult, pages []Page) int {
 	res.Backend = BackendSIMD
@@ -226,65 +244,56 @@ func (c *Compressor) fallBack(res *BatchResult, pages []Page) int {
 	return c.cpu.compressCPU(pages, res.Pages, res.arena, fastEncode, len(pages))
 }
 
-// runGPU compresses a batch on the GPU into res. A batch from host runs in
-// the engine with host's memory; one from Go memory goes through staging
-// buffers (gpu_batch.go).
-func (c *Compressor) runGPU(res *BatchResult, pages []Page, host *gpuimpl.HostPages) (int, error) {
+// runGPU compresses a batch on p's GPUs into res. A batch from host runs
+// with host's memory, split across the devices when it is large (MD-3);
+// one from Go memory goes through staging buffers (gpu_batch.go). A batch
+// of which the CPU compressed pages after faults is BackendSIMD's (API-15).
+func (c *Compressor) runGPU(p *devicePool, res *BatchResult, pages []Page, host *gpuimpl.HostPages) (int, error) {
 	var t gpuimpl.Timings
 	var stored int
+	var onCPU bool
 	var err error
 	if host == nil {
-		t, stored, err = c.compressFromGo(res, pages)
+		t, stored, onCPU, err = c.compressFromGo(p, res, pages)
 	} else {
-		c.gpuMu.Lock()
-		var out []gpuimpl.Output
-		if c.gpu == nil {
-			err = errGPUDropped
-		} else {
-			out, t, err = c.gpu.CompressHost(host, len(pages))
-		}
-		c.gpuMu.Unlock()
-		res.Pages, stored = compressedPages(out), payloadBytes(out)
+		var gb gpuBatch
+		gb, err = p.compress(pages, host)
+		res.Pages, stored, t, onCPU = gb.pages, payloadBytes(gb.pages), gb.timings, gb.cpuPages > 0
 	}
 	if err != nil {
 		return 0, err
 	}
 	res.H2DTime, res.KernelTime, res.D2HTime = t.H2D, t.Kernel, t.D2H
+	if onCPU {
+		res.Backend = BackendSIMD
+	}
 	c.gpuMu.Lock()
 	c.lastTimings = t
 	c.gpuMu.Unlock()
 	return stored, nil
 }
 
-// errGPUDropped reports a GPU batch that found the engine dropped after
-// another batch's sticky fault: it falls back to the CPU like a fault.
-var errGPUDropped = fmt.Errorf("%w: the GPU was dropped after a sticky fault", gpuimpl.ErrFault)
-
-// fellBack handles the error of a GPU batch: a fault means the batch goes
-// to the CPU (true), and after a sticky one the Compressor stops using the
-// GPU (RT-9); any other error is the caller's (false).
-func (c *Compressor) fellBack(err error) bool {
-	if !errors.Is(err, gpuimpl.ErrFault) {
-		return false
+// dropLostGPUs stops using the GPUs of p once sticky faults have left none
+// of them usable for the rest of the process: later batches go to the CPU
+// (RT-9, MD-5).
+func (c *Compressor) dropLostGPUs(p *devicePool) {
+	lost := p.lost()
+	if lost == nil {
+		return
 	}
-	if errors.Is(err, gpuimpl.ErrDeviceLost) {
-		c.gpuMu.Lock()
-		if c.gpu != nil {
-			// A sticky fault leaves the device unusable for the rest
-			// of the process: later batches go to the CPU.
-			c.dropGPU()
-			c.gpuErr = fmt.Errorf("%w: %w", ErrGPUNotAvailable, err)
-		}
-		c.gpuMu.Unlock()
+	c.gpuMu.Lock()
+	defer c.gpuMu.Unlock()
+	if c.gpu == p {
+		c.dropGPU()
+		c.gpuErr = fmt.Errorf("%w: %w", ErrGPUNotAvailable, lost)
 	}
-	return true
 }
 
-// dropGPU closes the engine and the staging buffers not in use; those in
+// dropGPU closes the pool and the staging buffers not in use; those in
 // use are closed when they come back. gpuMu is held.
 func (c *Compressor) dropGPU() error {
 	c.dropStaging()
-	err := c.gpu.Close()
+	err := c.gpu.close()
 	c.gpu = nil
 	c.gpuOn.Store(false)
 	c.stage.freed.Broadcast()
@@ -293,8 +302,8 @@ func (c *Compressor) dropGPU() error {
 
 // account adds a batch meant for backend b, which began at start and
 // stored the given payload bytes, to the statistics and sets its
-// TotalTime; a batch meant for the GPU that the CPU compressed fell back
-// (API-15).
+// TotalTime; a batch meant for the GPU that the CPU compressed, in whole
+// or in part, fell back (API-15).
 func (c *Compressor) account(b Backend, res *BatchResult, stored int, start time.Time) {
 	res.TotalTime = time.Since(start)
 	c.statsMu.Lock()
@@ -315,36 +324,30 @@ func compressedPages(out []gpuimpl.Output) []CompressedPage {
 	return unsafe.Slice((*CompressedPage)(unsafe.Pointer(unsafe.SliceData(out))), len(out))
 }
 
-// payloadBytes is the outputs' total payload size.
-func payloadBytes(out []gpuimpl.Output) int {
+// payloadBytes is the pages' total payload size.
+func payloadBytes(pages []CompressedPage) int {
 	n := 0
-	for _, o := range out {
-		n += len(o.Data)
+	for _, p := range pages {
+		n += len(p.Data)
 	}
 	return n
 }
 
-// DecompressBatch restores pages into dst, which must be at least as long.
-// Every page that decodes is written; the others are listed, by index, in
-// the returned *DecodeError (API-12). It runs on the CPU, at the same time
-// as any other call on the Compressor (API-20).
+// DecompressBatch restores pages into dst, which must be at least as long,
+// with the backend SelectDecodeBackend picks (API-25). Every page that
+// decodes is written; the others are listed, by index, in the returned
+// *DecodeError (API-12), the same on every backend. A GPU fault decodes the
+// batch on another GPU or the CPU (API-15). On the CPU it runs at the same
+// time as any other call on the Compressor (API-20).
 func (c *Compressor) DecompressBatch(pages []CompressedPage, dst []Page) error {
 	c.life.RLock()
 	defer c.life.RUnlock()
-	if c.closed {
-		return ErrClosed
+	p := c.pool()
+	b := SelectDecodeBackend(len(pages), p != nil)
+	if err := c.checkDecode(b, len(pages), len(dst)); err != nil {
+		return err
 	}
-	if len(dst) < len(pages) {
-		return fmt.Errorf("%w: %d pages into %d", ErrShortBuffer, len(pages), len(dst))
-	}
-	start := time.Now()
-	decoded, err := c.cpu.decompressCPU(pages, dst)
-	elapsed := time.Since(start)
-	c.statsMu.Lock()
-	c.stats.PagesDecompressed += uint64(decoded)
-	c.stats.TotalTime += elapsed
-	c.statsMu.Unlock()
-	return err
+	return c.decompress(p, b, pages, dst, nil)
 }
 
 // Close waits for the calls in progress, then releases the GPU, if any.

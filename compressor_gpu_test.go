@@ -116,7 +116,7 @@ func TestCompressorFaultFallback(t *testing.T) {
 	pages := mixedPages(2500, 99)
 	faults := []gpuimpl.Fault{gpuimpl.FaultOutOfMemory, gpuimpl.FaultInvalidLaunch}
 	for i, f := range faults {
-		c.gpu.InjectFault(f)
+		c.gpu.injectFault(0, f)
 		res, err := c.CompressBatch(pages)
 		if err != nil {
 			t.Fatalf("%v: %v", f, err)
@@ -177,7 +177,7 @@ func TestCompressBufferOnGPU(t *testing.T) {
 			t.Fatalf("%d pages: no raw page to check", n)
 		}
 	}
-	c.gpu.InjectFault(gpuimpl.FaultInvalidLaunch)
+	c.gpu.injectFault(0, gpuimpl.FaultInvalidLaunch)
 	res, err := c.CompressBuffer(buf, len(pages))
 	if err != nil || res.Backend != BackendSIMD || c.Stats().GPUFallbacks != 1 {
 		t.Fatalf("fault: backend %v, fallbacks %d, %v", res.Backend, c.Stats().GPUFallbacks, err)
@@ -213,7 +213,7 @@ func TestCompressorStickyFaultFallback(t *testing.T) {
 			}
 			defer c.Close()
 			pages := mixedPages(2100, 5)
-			c.gpu.InjectFault(f)
+			c.gpu.injectFault(0, f)
 			res, err := c.CompressBatch(pages)
 			if err != nil {
 				t.Fatal(err)
@@ -334,7 +334,7 @@ func TestCompressorStagedFault(t *testing.T) {
 		t.Fatalf("first batch: %v", err)
 	}
 	c.gpuMu.Lock()
-	c.gpu.InjectFault(gpuimpl.FaultInvalidLaunch)
+	c.gpu.injectFault(0, gpuimpl.FaultInvalidLaunch)
 	c.gpuMu.Unlock()
 	res, err := c.CompressBatch(pages)
 	if err != nil || res.Backend != BackendSIMD || c.Stats().GPUFallbacks != 1 {

@@ -6,17 +6,19 @@ import (
 	"github.com/lz4warp/lz4warp/gpuimpl"
 )
 
-// MaxBatchSize is the largest Config.BatchSize: the most pages one GPU
+// MaxBatchSize is the largest Config.BatchSize in pages: the most one GPU
 // launch takes (a ring slot's payloads are placed with 32-bit offsets).
 const MaxBatchSize = gpuimpl.MaxBatchPages
 
 // Config configures a Compressor (API-1, API-2).
 type Config struct {
-	DeviceIndex     int       // CUDA device, 0 for the first
+	DeviceIndex     int       // CUDA device ordinal, 0 for the first, when Devices is empty
+	Devices         []int     // CUDA device ordinals to use at once (MD-1); empty for DeviceIndex alone
+	AllDevices      bool      // use every supported CUDA device (MD-1); Devices and DeviceIndex left unset
 	Algorithm       Algorithm // only AlgorithmLZ4
-	BatchSize       int       // pages per GPU launch, 1 to MaxBatchSize
-	AsyncDMA        bool      // overlap H2D, kernel and D2H across ring slots
-	RingBufferSlots int       // pipeline depth
+	BatchSize       int       // pages per GPU launch (a ring slot's size), 1 to MaxBatchSize
+	AsyncDMA        bool      // overlap H2D copies, kernels and D2H copies across ring slots
+	RingBufferSlots int       // ring slots, each a batch on its way (pipeline depth), at least 1
 	// CPUWorkers bounds the goroutines, and so the cores, that the
 	// Compressor's CPU work uses at once, over all its concurrent calls;
 	// 0 means GOMAXPROCS, read at each call (API-21).
@@ -45,5 +47,5 @@ func (c Config) Validate() error {
 	case c.CPUWorkers < 0:
 		return fmt.Errorf("%w: CPUWorkers %d is negative", ErrInvalidConfig, c.CPUWorkers)
 	}
-	return nil
+	return c.validateDevices()
 }

@@ -3,7 +3,6 @@ package lz4warp
 import (
 	"bytes"
 	"runtime"
-	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -214,13 +213,17 @@ func compressParallel(pages []Page) []CompressedPage {
 	return out
 }
 
-// decompressCPU decodes pages into dst with fastlz4 on up to l's workers and
-// returns the number of pages that decoded and a *DecodeError listing the
-// others, in order (API-12).
-func (l cpuLimit) decompressCPU(pages []CompressedPage, dst []Page) (int, error) {
+// decodeCPU decodes pages into dst with the fast decoder, on up to l's
+// workers for BackendSIMD and on the calling goroutine otherwise, and
+// returns a *DecodeError listing the pages that fail, in order (API-12).
+func (l cpuLimit) decodeCPU(b Backend, pages []CompressedPage, dst []Page) error {
+	workers := len(pages)
+	if b == BackendScalar {
+		workers = 1
+	}
 	var mu sync.Mutex
 	var bad []*PageError
-	l.forChunks(len(pages), len(pages), func(lo, hi int) {
+	l.forChunks(len(pages), workers, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			if err := fastlz4.DecodePage(&dst[i], reference.Kind(pages[i].Kind), pages[i].Data); err != nil {
 				mu.Lock()
@@ -229,14 +232,11 @@ func (l cpuLimit) decompressCPU(pages []CompressedPage, dst []Page) (int, error)
 			}
 		}
 	})
-	if bad == nil {
-		return len(pages), nil
-	}
-	slices.SortFunc(bad, func(a, b *PageError) int { return a.Index - b.Index })
-	return len(pages) - len(bad), &DecodeError{Pages: bad}
+	return decodeError(bad)
 }
 
+// decompressParallel decodes pages into dst with the fast decoder on up to
+// GOMAXPROCS goroutines.
 func decompressParallel(pages []CompressedPage, dst []Page) error {
-	_, err := cpuLimit{}.decompressCPU(pages, dst)
-	return err
+	return cpuLimit{}.decodeCPU(BackendSIMD, pages, dst)
 }

@@ -70,3 +70,33 @@ func ExampleCompressor_GPUError() {
 		fmt.Println("no GPU used:", err)
 	}
 }
+
+// A Compressor on several GPUs: Devices lists them, AllDevices takes every
+// supported one. Streams of batches go to the least-loaded device and a
+// large batch is split across them, with the same bytes as on one device.
+// Stats.Devices gives each device's share; without a GPU it is empty and
+// the CPU compresses.
+func ExampleConfig_devices() {
+	cfg := lz4warp.DefaultConfig()
+	cfg.AllDevices = true // or cfg.Devices = []int{0, 1}
+	c, err := lz4warp.NewCompressor(cfg)
+	if err != nil {
+		panic(err)
+	}
+	defer c.Close()
+	res, err := c.CompressBatch(make([]lz4warp.Page, 20000))
+	if err != nil {
+		panic(err)
+	}
+	var onGPUs uint64
+	for _, d := range c.Stats().Devices {
+		onGPUs += d.PagesCompressed // and d.ThroughputGBps(), d.Fallbacks
+	}
+	fmt.Println(len(res.Pages), "pages; the GPUs' shares add up:", onGPUs == 0 || onGPUs == 20000)
+	cfg.Devices = []int{1, 1}
+	cfg.AllDevices = false
+	fmt.Println(cfg.Validate())
+	// Output:
+	// 20000 pages; the GPUs' shares add up: true
+	// lz4warp: invalid configuration: Devices lists device 1 twice, at 0 and 1
+}

@@ -1,8 +1,10 @@
 package lz4warp_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -119,7 +121,7 @@ func ExampleDefaultConfig() {
 	cfg := lz4warp.DefaultConfig()
 	fmt.Printf("%+v\n", cfg)
 	// Output:
-	// {DeviceIndex:0 Algorithm:lz4 BatchSize:1000 AsyncDMA:true RingBufferSlots:4 CPUWorkers:0}
+	// {DeviceIndex:0 Devices:[] AllDevices:false Algorithm:lz4 BatchSize:1000 AsyncDMA:true RingBufferSlots:4 CPUWorkers:0}
 }
 
 func ExampleConfig_Validate() {
@@ -359,4 +361,39 @@ func ExampleConfig_cpuWorkers() {
 	fmt.Println(c.Config().CPUWorkers)
 	// Output:
 	// 4
+}
+
+// A Writer compresses a stream into a standard .lz4 frame of 4 KiB pages,
+// which a Reader (or the lz4 command) restores.
+func ExampleNewWriter() {
+	data := bytes.Repeat([]byte("page after page of memory "), 2000)
+	var frame bytes.Buffer
+	zw, err := lz4warp.NewWriter(&frame, nil, lz4warp.WriterContentSize(int64(len(data))))
+	if err != nil {
+		panic(err)
+	}
+	zw.Write(data)
+	if err := zw.Close(); err != nil {
+		panic(err)
+	}
+	restored, err := io.ReadAll(lz4warp.NewReader(&frame))
+	fmt.Println(len(data), "bytes in", zw.Written(), "bytes; restored:", err == nil && bytes.Equal(restored, data))
+	// Output: 52000 bytes in 716 bytes; restored: true
+}
+
+// A Reader reads any frame the lz4 command writes; errors give the byte
+// offset of the faulty element.
+func ExampleNewReader() {
+	frame := []byte{0x04, 0x22, 0x4d, 0x18, 0x64, 0x40, 0xa7, 0x06, 0x00, 0x00, 0x80}
+	_, err := io.ReadAll(lz4warp.NewReader(bytes.NewReader(frame)))
+	var fe *lz4warp.FrameError
+	fmt.Println(errors.Is(err, lz4warp.ErrTruncated), errors.As(err, &fe) && fe.Offset == 7)
+	// Output: true true
+}
+
+func ExampleDeviceStats_ThroughputGBps() {
+	d := lz4warp.DeviceStats{Index: 1, PagesCompressed: 1e6, BusyTime: 100 * time.Millisecond}
+	fmt.Printf("device %d: %.2f GB/s\n", d.Index, d.ThroughputGBps())
+	// Output:
+	// device 1: 40.96 GB/s
 }

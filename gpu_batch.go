@@ -3,6 +3,7 @@ package lz4warp
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -64,48 +65,41 @@ type staging struct {
 // errNoStaging reports that not one staging buffer could be page-locked.
 var errNoStaging = errors.New("lz4warp: no staging buffer")
 
-// compressFromGo compresses pages from Go memory on the GPU into res.
-func (c *Compressor) compressFromGo(res *BatchResult, pages []Page) (gpuimpl.Timings, int, error) {
+// compressFromGo compresses pages from Go memory on p's GPUs into res. It
+// returns the timings, the payloads' total size and whether the CPU
+// compressed some of the pages after faults (API-15, MD-5).
+func (c *Compressor) compressFromGo(p *devicePool, res *BatchResult, pages []Page) (gpuimpl.Timings, int, bool, error) {
 	if fromGoMode == fromGoStaged {
-		t, stored, err := c.compressStaged(res, pages)
+		t, stored, onCPU, err := c.compressStaged(p, res, pages)
 		if !errors.Is(err, errNoStaging) {
-			return t, stored, err
+			return t, stored, onCPU, err
 		}
 	}
-	c.gpuMu.Lock()
-	defer c.gpuMu.Unlock()
-	if c.gpu == nil {
-		return gpuimpl.Timings{}, 0, errGPUDropped
-	}
-	out, t, err := c.gpu.Compress(pages) // outputs that own their payloads (RT-8)
-	res.Pages = compressedPages(out)
-	return t, payloadBytes(out), err
+	gb, err := p.compress(pages, nil) // outputs that own their payloads (RT-8)
+	res.Pages = gb.pages
+	return gb.timings, payloadBytes(gb.pages), gb.cpuPages > 0, err
 }
 
-// compressStaged is compressFromGo through the staging buffers. The
-// timings add up the chunks'.
-func (c *Compressor) compressStaged(res *BatchResult, pages []Page) (gpuimpl.Timings, int, error) {
-	c.gpuMu.Lock()
-	e := c.gpu
-	c.gpuMu.Unlock()
-	if e == nil {
-		return gpuimpl.Timings{}, 0, errGPUDropped
-	}
+// compressStaged is compressFromGo through the staging buffers, each chunk
+// started on the least-loaded device (MD-2) and redone elsewhere after a
+// fault (MD-5). The timings add up the chunks'.
+func (c *Compressor) compressStaged(p *devicePool, res *BatchResult, pages []Page) (gpuimpl.Timings, int, bool, error) {
 	res.Pages = res.ownPages(len(pages))
 	type flight struct {
 		h     *gpuimpl.HostPages
-		p     *gpuimpl.Pending
+		q     *poolPending
 		lo, n int
 	}
 	var (
 		t      gpuimpl.Timings
 		queue  []flight // oldest first
 		stored int
+		onCPU  bool
 		failed error // the first error; the chunks on their way are waited for
 	)
 	for lo, k := 0, 0; failed == nil && lo < len(pages) || len(queue) > 0; {
 		if failed == nil && lo < len(pages) {
-			h, err := c.takeStage(e, len(queue) == 0)
+			h, err := c.takeStage(p, len(queue) == 0)
 			if err != nil {
 				failed = err
 				continue
@@ -115,58 +109,51 @@ func (c *Compressor) compressStaged(res *BatchResult, pages []Page) (gpuimpl.Tim
 				start := time.Now()
 				c.cpu.forChunks(n, n, func(a, b int) { copy(h.Pages[a:b], pages[lo+a:lo+b]) })
 				t.Stage += time.Since(start)
-				var p *gpuimpl.Pending
-				c.gpuMu.Lock()
-				if c.gpu != e {
-					err = errGPUDropped
-				} else {
-					p, err = e.StartHost(h, n)
-				}
-				c.gpuMu.Unlock()
+				q, err := p.start(h.Pages[:n], h)
 				if err != nil {
-					c.putStage(e, h)
+					c.putStage(p, h)
 					failed = err
 					continue
 				}
-				queue = append(queue, flight{h, p, lo, n})
+				queue = append(queue, flight{h, q, lo, n})
 				lo, k = lo+n, k+1
 				continue
 			}
 		}
 		f := queue[0]
 		queue = queue[1:]
-		c.gpuMu.Lock()
-		out, ft, err := f.p.Wait()
-		c.gpuMu.Unlock()
+		gb, err := f.q.Wait()
 		switch {
 		case failed != nil:
 		case err != nil:
 			failed = err
 		default:
 			start := time.Now()
-			stored += c.ownPayloads(res.Pages[f.lo:f.lo+f.n], out, res.arena)
+			stored += c.ownPayloads(res.Pages[f.lo:f.lo+f.n], gb.pages, res.arena)
 			t.Assemble += time.Since(start)
+			ft := gb.timings
 			t.H2D, t.Kernel, t.D2H, t.Total = t.H2D+ft.H2D, t.Kernel+ft.Kernel, t.D2H+ft.D2H, t.Total+ft.Total
+			onCPU = onCPU || gb.cpuPages > 0
 		}
-		c.putStage(e, f.h)
+		c.putStage(p, f.h)
 	}
 	// The host's copies are the batch's transfers: the device reads the
 	// pages and writes the payloads through the staging buffers' mapping.
 	t.H2D, t.D2H = t.H2D+t.Stage, t.D2H+t.Assemble
-	return t, stored, failed
+	return t, stored, onCPU, failed
 }
 
-// takeStage returns a free staging buffer of engine e, making one while
-// there are fewer than the most; when none is free it waits for one if
-// block is set, and returns nil otherwise. Where the engine is gone it
-// returns errGPUDropped, and errNoStaging where not one buffer can be
-// made.
-func (c *Compressor) takeStage(e *gpuimpl.Engine, block bool) (*gpuimpl.HostPages, error) {
+// takeStage returns a free staging buffer of pool p, page-locked for each
+// of its devices, making one while there are fewer than the most; when
+// none is free it waits for one if block is set, and returns nil
+// otherwise. Where the pool is gone it returns errGPUDropped, and
+// errNoStaging where not one buffer can be made.
+func (c *Compressor) takeStage(p *devicePool, block bool) (*gpuimpl.HostPages, error) {
 	c.gpuMu.Lock()
 	defer c.gpuMu.Unlock()
 	s := &c.stage
 	for {
-		if c.gpu != e {
+		if c.gpu != p {
 			return nil, errGPUDropped
 		}
 		if n := len(s.free); n > 0 {
@@ -178,7 +165,7 @@ func (c *Compressor) takeStage(e *gpuimpl.Engine, block bool) (*gpuimpl.HostPage
 			s.most = max(2, c.cfg.RingBufferSlots)
 		}
 		if s.made < s.most {
-			h, err := e.NewHostPages(stagePages)
+			h, err := p.newHost(stagePages)
 			if err == nil {
 				s.made++
 				return h, nil
@@ -195,6 +182,10 @@ func (c *Compressor) takeStage(e *gpuimpl.Engine, block bool) (*gpuimpl.HostPage
 	}
 }
 
+// errGPUDropped reports a batch that found the GPUs dropped after sticky
+// faults while it ran: its chunks still to start go to the CPU.
+var errGPUDropped = fmt.Errorf("%w: the GPUs were dropped after sticky faults", gpuimpl.ErrFault)
+
 // dropStaging closes the staging buffers, which are all free: the next
 // batch makes new ones. gpuMu is held.
 func (c *Compressor) dropStaging() {
@@ -204,12 +195,12 @@ func (c *Compressor) dropStaging() {
 	c.stage.free, c.stage.made, c.stage.most = nil, 0, 0
 }
 
-// putStage gives back a staging buffer of engine e, or closes it when e
-// has been dropped.
-func (c *Compressor) putStage(e *gpuimpl.Engine, h *gpuimpl.HostPages) {
+// putStage gives back a staging buffer of pool p, or closes it when p has
+// been dropped.
+func (c *Compressor) putStage(p *devicePool, h *gpuimpl.HostPages) {
 	c.gpuMu.Lock()
 	defer c.gpuMu.Unlock()
-	if c.gpu == e {
+	if c.gpu == p {
 		c.stage.free = append(c.stage.free, h)
 	} else {
 		h.Close()
@@ -221,7 +212,7 @@ func (c *Compressor) putStage(e *gpuimpl.Engine, h *gpuimpl.HostPages) {
 // into a, or where a is nil or full into one new allocation per chunk of
 // pages, over the Compressor's workers, and sets dst to them. It returns
 // their total size.
-func (c *Compressor) ownPayloads(dst []CompressedPage, out []gpuimpl.Output, a *arena) int {
+func (c *Compressor) ownPayloads(dst []CompressedPage, out []CompressedPage, a *arena) int {
 	var stored atomic.Int64
 	c.cpu.forChunks(len(out), len(out), func(lo, hi int) {
 		parts := make([][]byte, hi-lo)
@@ -242,7 +233,7 @@ func (c *Compressor) ownPayloads(dst []CompressedPage, out []gpuimpl.Output, a *
 		at := 0
 		for i := lo; i < hi; i++ {
 			n := len(out[i].Data)
-			dst[i] = CompressedPage{Kind: PageKind(out[i].Kind), Data: buf[at : at+n : at+n]}
+			dst[i] = CompressedPage{Kind: out[i].Kind, Data: buf[at : at+n : at+n]}
 			at += n
 		}
 		stored.Add(int64(total))

@@ -4,6 +4,24 @@
 //
 // A compressed page is same-filled (one 8-byte word), an LZ4 block readable
 // by any LZ4 block decoder, or raw (spec/page-format.md).
+//
+// A Compressor (NewCompressor) compresses a batch with CompressBatch,
+// choosing the backend by the batch's size (SelectBackend), and restores it
+// with DecompressBatch. A PageBuffer (NewPageBuffer) holds pages in memory
+// that the GPU reads and writes directly: CompressBuffer compresses them,
+// CompressBufferAsync starts a batch and returns at once, its
+// PendingBatch.Wait ends it.
+//
+// Rule IDs in parentheses, such as (API-3) or (RT-9), name the rules of the
+// specification, spec/*.md in the module's source tree (spec/README.md lists
+// the files; spec/api.md holds the API-* rules of this package); the tests
+// that check a rule cite its ID.
+//
+// Memory: the payloads of a batch share memory. The CPU backends encode
+// into buffers of up to 1 MiB, and a GPU batch copies the payloads of 256
+// pages at a time into one allocation; a payload of CompressBuffer points
+// into the PageBuffer. So keeping one CompressedPage.Data keeps all of its
+// buffer reachable: copy a payload (bytes.Clone) to keep it alone.
 package lz4warp
 
 import (
@@ -13,20 +31,30 @@ import (
 	"github.com/lz4warp/lz4warp/reference"
 )
 
-// PageSize is the size of one page (PAGE-1).
+// PageSize is the size of one page in bytes (PAGE-1).
 const PageSize = reference.PageSize
 
 // Page is one uncompressed page.
 type Page = [PageSize]byte
 
-// Sentinel errors.
+// Sentinel errors; errors.Is finds them in the errors the package returns.
 var (
-	ErrInvalidConfig   = errors.New("lz4warp: invalid configuration")
+	// ErrInvalidConfig: a Config field out of range (Config.Validate) or an
+	// unknown Backend.
+	ErrInvalidConfig = errors.New("lz4warp: invalid configuration")
+	// ErrGPUNotAvailable: no supported CUDA GPU could be opened; the error
+	// also wraps the cause where there is one (a *cudart.Error of the driver).
 	ErrGPUNotAvailable = errors.New("lz4warp: no supported CUDA GPU available")
-	ErrCorrupt         = errors.New("lz4warp: corrupt compressed page")
-	ErrShortBuffer     = errors.New("lz4warp: destination too short")
-	ErrClosed          = errors.New("lz4warp: compressor closed")
-	ErrBadBuffer       = errors.New("lz4warp: page buffer closed, of another compressor, or too short")
+	// ErrCorrupt: a compressed page that does not decode (every *PageError
+	// matches it).
+	ErrCorrupt = errors.New("lz4warp: corrupt compressed page")
+	// ErrShortBuffer: a destination with fewer pages than the batch.
+	ErrShortBuffer = errors.New("lz4warp: destination too short")
+	// ErrClosed: a call on a closed Compressor.
+	ErrClosed = errors.New("lz4warp: compressor closed")
+	// ErrBadBuffer: a PageBuffer that is closed or of another Compressor, a
+	// page count outside its pages, or a buffer of fewer than 1 page.
+	ErrBadBuffer = errors.New("lz4warp: page buffer closed, of another compressor, or too short")
 )
 
 // Algorithm is a compression algorithm.
@@ -79,14 +107,17 @@ func (k PageKind) String() string { return reference.Kind(k).String() }
 
 // CompressedPage is one compressed page.
 type CompressedPage struct {
-	Kind PageKind
+	Kind PageKind // how Data stores the page
+	// Data is the payload: 8 bytes (KindSame), an LZ4 block of 1 to 3,071
+	// bytes (KindLZ4) or the page's 4,096 bytes (KindRaw). It shares memory
+	// with other payloads of its batch (see the package documentation).
 	Data []byte
 }
 
 // PageError is the failure to decode one page of a batch.
 type PageError struct {
-	Index int // the page's index in the batch
-	Err   error
+	Index int   // the page's index in the batch
+	Err   error // why it failed, wrapping the decoder's error
 }
 
 // Error says which page failed and why.
@@ -102,7 +133,7 @@ func (e *PageError) Is(target error) bool { return target == ErrCorrupt }
 // other page of the batch was decoded (API-12). errors.As finds each
 // *PageError through it.
 type DecodeError struct {
-	Pages []*PageError
+	Pages []*PageError // the pages that failed, in increasing Index
 }
 
 // Error counts the pages that failed and names the first three.

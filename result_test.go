@@ -38,6 +38,15 @@ func TestPCIeRuleSatisfied(t *testing.T) {
 		{name: "just out of range", h2d: 135020099696019285, d2h: 1709654307674935883, kernel: math.MaxInt64 - 337, want: false},
 		{name: "negative sum overflows", h2d: math.MinInt64, d2h: -1, kernel: math.MinInt64, want: true},
 		{name: "product under range", h2d: math.MinInt64 / 5, d2h: -1, kernel: math.MinInt64, want: true},
+		// Each wrap-around with the smallest other term, and the exact ends
+		// of the range of 5 × (H2D + D2H).
+		{name: "sum wraps by one", h2d: 1, d2h: math.MaxInt64, kernel: math.MaxInt64, want: false},
+		{name: "sum wraps by one, D2H", h2d: math.MaxInt64, d2h: 1, kernel: math.MaxInt64, want: false},
+		{name: "negative sum wraps by one", h2d: -1, d2h: math.MinInt64, kernel: math.MinInt64, want: true},
+		{name: "negative sum wraps by one, D2H", h2d: math.MinInt64, d2h: -1, kernel: math.MinInt64, want: true},
+		{name: "negative sum wraps to 0", h2d: math.MinInt64, d2h: math.MinInt64, kernel: 0, want: true},
+		{name: "smallest exact transfer", h2d: math.MinInt64 / 5, kernel: math.MinInt64, want: false},
+		{name: "smallest exact transfer, D2H", d2h: math.MinInt64 / 5, kernel: math.MinInt64 + 4, want: true},
 	}
 	for _, c := range cases {
 		r := &BatchResult{H2DTime: c.h2d, KernelTime: c.kernel, D2HTime: c.d2h}
@@ -123,4 +132,5 @@ func TestStatsFormulas(t *testing.T) {
 	assert.Equal(t, 0.0, Stats{TotalBytesIn: 1e9, TotalTime: -time.Second}.ThroughputGBps())
 	assert.Equal(t, 2.0, Stats{TotalBytesIn: 2e9, TotalTime: time.Second}.ThroughputGBps())
 	assert.InDelta(t, 4.096, Stats{TotalBytesIn: 4096, TotalTime: time.Microsecond}.ThroughputGBps(), 1e-12)
+	assert.InDelta(t, 1.0, Stats{TotalBytesIn: 1, TotalTime: time.Nanosecond}.ThroughputGBps(), 1e-12, "the shortest time")
 }

@@ -7,10 +7,10 @@ import (
 
 // Thresholds and constants of the documented rules (spec/api.md).
 const (
-	GPUMinBatch     = 1000 // API-3: fewest pages for which the GPU is chosen
-	CPUBaselineGBps = 3.0  // API-4: the CPU throughput the PCIe rule compares with
-	PCIeRuleFactor  = 5.0  // API-4, API-5: how much the GPU must win by
-	MinComputeMajor = 7    // API-10: oldest supported compute capability (7.0)
+	GPUMinBatch     = 1000 // API-3: fewest pages (per batch) for which the GPU is chosen
+	CPUBaselineGBps = 3.0  // API-4: the CPU throughput the PCIe rule compares with, in 10⁹ bytes per second
+	PCIeRuleFactor  = 5.0  // API-4, API-5: how many times faster the GPU path must be (a ratio)
+	MinComputeMajor = 7    // API-10: oldest supported compute capability's major number (7.0)
 )
 
 // SelectBackend chooses the backend for a batch (API-3): the GPU for at
@@ -62,12 +62,12 @@ func (g GPUBackend) String() string {
 
 // DeviceInfo describes a GPU.
 type DeviceInfo struct {
-	Index             int
-	Name              string
-	TotalMemory       uint64
-	L2CacheSize       uint64
-	ComputeCapability [2]int
-	Backend           GPUBackend
+	Index             int        // the CUDA device ordinal, as Config.DeviceIndex takes it
+	Name              string     // the driver's name of the device, e.g. "NVIDIA H100 80GB HBM3"
+	TotalMemory       uint64     // device memory in bytes
+	L2CacheSize       uint64     // L2 cache in bytes
+	ComputeCapability [2]int     // major and minor version, e.g. {9, 0}
+	Backend           GPUBackend // always GPUBackendCUDA
 }
 
 // OptimalBatchSize is 80% of the L2 cache counted in whole pages, rounded

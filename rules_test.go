@@ -57,6 +57,9 @@ func TestMeetsPCIeRule(t *testing.T) {
 		{"+Inf gpu", 10000, 64, inf, false},
 		{"-Inf pcie", 10000, -inf, 500, false},
 		{"-Inf gpu", 10000, 64, -inf, false},
+		// Both negative: the formula alone would say true (its terms
+		// change sign), so the sign check must give false.
+		{"both rates negative", 10000, -0.5, -0.5, false},
 		{"both Inf", 10000, inf, inf, false},
 		{"tiny positive rates", 10000, math.SmallestNonzeroFloat64, math.SmallestNonzeroFloat64, false},
 		{"huge rates", 10000, math.MaxFloat64, math.MaxFloat64, true},

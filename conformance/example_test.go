@@ -71,5 +71,5 @@ func ExampleCheckPages() {
 	fmt.Println(first)
 	// Output:
 	// 12 1
-	// conformance: page 3: lz4 payload of 1928 bytes, reference 1928 bytes; first difference at byte 0
+	// conformance: page 3: lz4 payload of 1812 bytes, reference 1812 bytes; first difference at byte 0
 }

@@ -91,13 +91,7 @@ func TestOneFactorAtATime(t *testing.T) {
 // Checks FALS-3: every experiment's text assembles for sm_90 and sm_70, or
 // is rejected with the recorded message.
 func TestAssembly(t *testing.T) {
-	path, err := ptxas.Path()
-	if errors.Is(err, ptxas.ErrNotFound) {
-		t.Skipf("skipping the ptxas check: %v", err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	path := ptxas.Require(t)
 	for _, e := range Experiments() {
 		t.Run(e.ID, func(t *testing.T) {
 			t.Parallel()

@@ -1,8 +1,11 @@
 // Package features runs the Gherkin features of lz4warp (*.feature) with
 // godog against the public API: `go test ./features` runs them, each
 // scenario a subtest, in strict mode (an undefined or pending step fails).
-// Flags: -godog.format=pretty,junit:FILE,cucumber:FILE writes reports,
-// -godog.tags=EXPR selects scenarios (see `make features`).
+// Every godog option is a flag of the test binary, with one dash or two
+// (godog.BindCommandLineFlags): -godog.format=pretty,junit:FILE,cucumber:FILE
+// writes reports, -godog.tags=EXPR selects scenarios, -godog.random (a seed
+// of its own) or -godog.random=SEED shuffles them, -godog.concurrency=N runs
+// N at once, -godog.strict=false allows undefined steps (see `make features`).
 package features
 
 import (
@@ -11,12 +14,15 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/cucumber/godog"
 	"github.com/lz4warp/lz4warp/internal/trace"
+	"github.com/spf13/pflag"
 )
 
 // The feature files travel inside the test binary, so that it runs them
@@ -25,17 +31,34 @@ import (
 //go:embed *.feature
 var featureFiles embed.FS
 
-var opts = godog.Options{Format: "pretty", Strict: true}
+// opts holds godog's options; the values here are the flags' defaults.
+var opts = godog.Options{Format: "pretty", Strict: true, NoColors: true}
 
-// The godog options, as flags of the test binary (go test ./features -args
-// or, for flags go test does not know, directly after the package).
-func init() {
-	flag.StringVar(&opts.Format, "godog.format", "pretty",
-		"godog formatters, comma-separated, each `name[:file]`: pretty, progress, junit, cucumber, events")
-	flag.StringVar(&opts.Tags, "godog.tags", "", "run the scenarios whose tags match this godog tag `expression`")
-	flag.BoolVar(&opts.NoColors, "godog.no-colors", true, "print the pretty format without ANSI colours")
-	flag.Int64Var(&opts.Randomize, "godog.random", 0, "shuffle the scenarios with this `seed` (-1: a random one)")
-	flag.BoolVar(&opts.StopOnFailure, "godog.stop-on-failure", false, "stop at the first failed scenario")
+func init() { godog.BindCommandLineFlags("godog.", &opts) }
+
+// TestMain parses godog's flags with go test's own (pflag, which reads
+// long flags after two dashes: one dash is taken as two for godog's).
+// LZ4WARP_FEATURES_FORMAT, when set, replaces the default of -godog.format,
+// so that a run of every package (make test REPORTS=DIR) can ask for reports.
+func TestMain(m *testing.M) {
+	if f := os.Getenv("LZ4WARP_FEATURES_FORMAT"); f != "" {
+		opts.Format = f
+	}
+	args := slices.Clone(os.Args[1:])
+	for i, a := range args {
+		if strings.HasPrefix(a, "-godog.") {
+			args[i] = "-" + a
+		}
+	}
+	err := pflag.CommandLine.Parse(args)
+	if err == nil {
+		err = pflag.ParseSkippedFlags(args, flag.CommandLine) // go test's -test.* flags
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	os.Exit(m.Run())
 }
 
 // knownDefectTag marks scenarios that state the spec but fail against the
@@ -63,7 +86,6 @@ func TestFeatures(t *testing.T) {
 	}
 
 	o := opts
-	o.Strict = true
 	o.TestingT = t
 	o.FS = featureFiles
 	o.Paths = []string{"."}
@@ -71,6 +93,13 @@ func TestFeatures(t *testing.T) {
 	suite := godog.TestSuite{Name: "lz4warp", ScenarioInitializer: initializeScenario, Options: &o}
 	if status := suite.Run(); status != 0 {
 		t.Errorf("godog exited with status %d", status)
+	}
+	for _, f := range strings.Split(o.Format, ",") {
+		if path, ok := strings.CutPrefix(strings.TrimSpace(f), "junit:"); ok {
+			if err := fixJUnitSuiteTimes(path); err != nil {
+				t.Error(err)
+			}
+		}
 	}
 	reportExcluded(t, excluded)
 }
@@ -128,4 +157,39 @@ func matchTags(expr string, tags []string) bool {
 		}
 	}
 	return true
+}
+
+var (
+	junitSuiteRE = regexp.MustCompile(`(?s)(<testsuite [^>]*?time=")([^"]*)("[^>]*>)(.*?</testsuite>)`)
+	junitCaseRE  = regexp.MustCompile(`<testcase [^>]*?time="([^"]*)"`)
+)
+
+// fixJUnitSuiteTimes sets the time of every <testsuite> of the JUnit report
+// at path to the sum of its test cases' times. godog (v0.15.1, and v0.16.0,
+// the newest release, has the same formatter) times a feature from its
+// first scenario's start to its last scenario's end in file order, which is
+// negative when -godog.random or -godog.concurrency ran them in another
+// order; the test cases' own times are right.
+func fixJUnitSuiteTimes(path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	var bad error
+	fixed := junitSuiteRE.ReplaceAllFunc(data, func(suite []byte) []byte {
+		g := junitSuiteRE.FindSubmatch(suite)
+		sum := 0.0
+		for _, c := range junitCaseRE.FindAllSubmatch(g[4], -1) {
+			v, err := strconv.ParseFloat(string(c[1]), 64)
+			if err != nil {
+				bad = fmt.Errorf("%s: test case time %q: %w", path, c[1], err)
+			}
+			sum += v
+		}
+		return slices.Concat(g[1], []byte(strconv.FormatFloat(sum, 'f', 9, 64)), g[3], g[4])
+	})
+	if bad != nil {
+		return bad
+	}
+	return os.WriteFile(path, fixed, 0o644)
 }

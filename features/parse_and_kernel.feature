@@ -3,22 +3,22 @@ Feature: The canonical parse and the kernel layout
   layout of one warp per page, four warps per block, 12 KiB of shared memory per warp.
 
   @PARSE-1
-  Scenario Outline: The canonical hash keeps the top 12 bits of Knuth's product
+  Scenario Outline: The canonical hash keeps the top 11 bits of Knuth's product
     Given the 4 bytes <bytes>
     Then their canonical hash is <hash>
 
     Examples:
       | bytes       | hash |
       | 00 00 00 00 | 0    |
-      | 01 00 00 00 | 2531 |
-      | 61 62 63 64 | 1584 |
-      | ff ff ff ff | 1564 |
-      | 01 01 01 01 | 6    |
-      | 2a 2a 2a 2a | 257  |
+      | 01 00 00 00 | 1265 |
+      | 61 62 63 64 | 792  |
+      | ff ff ff ff | 782  |
+      | 01 01 01 01 | 3    |
+      | 2a 2a 2a 2a | 128  |
 
   @PARSE-1 @PARSE-10
   Scenario: The hash table and the page fit in a warp's 12 KiB
-    Then the hash table has 4096 entries of 16 bits, 8192 bytes
+    Then the hash table has 2048 entries of 32 bits, 8192 bytes
     And one warp's shared memory is 12288 bytes: the table, then the 4096-byte page
 
   @PARSE-10 @DOC-7 @GPU-5

@@ -76,7 +76,8 @@ Feature: Batch results and statistics
     And the statistics' throughput is its bytes in over its total time
     When it decompresses the last batch
     Then the statistics count 2 pages decompressed
-    And the statistics' total time is more than the sum of the batches' total times
+    And the statistics' total time is the sum of the batches' total times
+    And the statistics' decompression time is more than 0
 
   @API-14
   Scenario: An empty batch adds nothing but its time

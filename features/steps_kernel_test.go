@@ -75,8 +75,8 @@ func warpSharedMemory(perWarp, page int) error {
 	if gpuimpl.SharedPerWarp != perWarp {
 		return fmt.Errorf("gpuimpl.SharedPerWarp = %d, want %d", gpuimpl.SharedPerWarp, perWarp)
 	}
-	if page != lz4warp.PageSize || perWarp-page != reference.HashTableLen*2 {
-		return fmt.Errorf("%d bytes are not a table of %d 16-bit entries and a %d-byte page", perWarp, reference.HashTableLen, page)
+	if page != lz4warp.PageSize || perWarp-page != reference.HashTableLen*4 {
+		return fmt.Errorf("%d bytes are not a table of %d 32-bit entries and a %d-byte page", perWarp, reference.HashTableLen, page)
 	}
 	return nil
 }

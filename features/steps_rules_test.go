@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -529,7 +530,7 @@ func (w *world) takeDefaultConfig() error {
 }
 
 func (w *world) configEqualsDocumented() error {
-	if w.cfg != w.doc.config {
+	if !reflect.DeepEqual(w.cfg, w.doc.config) {
 		return fmt.Errorf("DefaultConfig() = %+v, documented %+v", w.cfg, w.doc.config)
 	}
 	return nil
@@ -548,7 +549,7 @@ func (w *world) compressorReportsConfig() error {
 		return err
 	}
 	w.closeLater(c)
-	if got := c.Config(); got != w.cfg {
+	if got := c.Config(); !reflect.DeepEqual(got, w.cfg) {
 		return fmt.Errorf("Config() = %+v, want %+v", got, w.cfg)
 	}
 	return nil

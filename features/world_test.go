@@ -43,6 +43,7 @@ type world struct {
 	hashInput     uint32
 	gpuStatus     string
 	gpuRequestErr error
+	decodes       []decoded // the batch decoded on each backend
 }
 
 type pcieArgs struct {
@@ -104,4 +105,5 @@ func initializeScenario(sc *godog.ScenarioContext) {
 	w.registerRuleSteps(sc)
 	w.registerPageSteps(sc)
 	w.registerKernelSteps(sc)
+	w.registerDecodeSteps(sc)
 }

@@ -46,6 +46,7 @@ type deviceState struct {
 	resident int
 	// offsets and gather are the D2H kernels of GPU-8.
 	offsets, gather *cudart.Function
+	decode          *cudart.Function // the decode kernel (GPU-11)
 	trap            *cudart.Function // loaded when a test first injects a launch failure
 	trapMu          sync.Mutex       // guards trap among the holders of mu's read lock
 	gen             int              // counts rebuilds; buffers of an older generation are gone
@@ -56,16 +57,17 @@ type deviceState struct {
 var (
 	devicesMu sync.Mutex
 	devices   = map[int]*deviceState{}
-	ptxTexts  sync.Map // [2]string{KernelPTX(sm), GatherPTX(sm)} by sm
+	ptxTexts  sync.Map // [3]string{KernelPTX(sm), GatherPTX(sm), DecodePTX(sm)} by sm
 )
 
-// kernelTexts are the page and gather modules for sm, generated once.
-func kernelTexts(sm int) [2]string {
+// kernelTexts are the page, gather and decode modules for sm, generated
+// once.
+func kernelTexts(sm int) [3]string {
 	if t, ok := ptxTexts.Load(sm); ok {
-		return t.([2]string)
+		return t.([3]string)
 	}
-	t, _ := ptxTexts.LoadOrStore(sm, [2]string{KernelPTX(sm), GatherPTX(sm)})
-	return t.([2]string)
+	t, _ := ptxTexts.LoadOrStore(sm, [3]string{KernelPTX(sm), GatherPTX(sm), DecodePTX(sm)})
+	return t.([3]string)
 }
 
 // acquireDevice returns the device's shared state, creating its context
@@ -100,12 +102,12 @@ func (d *deviceState) load() error {
 	if err != nil {
 		return err
 	}
-	var mods [2]*cudart.Module
-	var fns [4]*cudart.Function
+	var mods [3]*cudart.Module
+	var fns [5]*cudart.Function
 	for i, f := range []struct {
 		module int
 		name   string
-	}{{0, KernelName}, {0, StreamKernelName}, {1, OffsetsName}, {1, GatherName}} {
+	}{{0, KernelName}, {0, StreamKernelName}, {1, OffsetsName}, {1, GatherName}, {2, DecodeKernelName}} {
 		var err error
 		if mods[f.module] == nil {
 			mods[f.module], err = ctx.LoadPTX(kernelTexts(d.sm)[f.module])
@@ -129,7 +131,7 @@ func (d *deviceState) load() error {
 			resident = r
 		}
 	}
-	d.ctx, d.fn, d.stream, d.offsets, d.gather, d.trap = ctx, fns[0], fns[1], fns[2], fns[3], nil
+	d.ctx, d.fn, d.stream, d.offsets, d.gather, d.decode, d.trap = ctx, fns[0], fns[1], fns[2], fns[3], fns[4], nil
 	d.resident = resident
 	return nil
 }
@@ -155,7 +157,7 @@ func (d *deviceState) rebuild(gen int, cause error) error {
 	if d.ctx != nil {
 		d.ctx.Close() // a poisoned context reports its error again; it is gone either way
 	}
-	d.ctx, d.fn, d.stream, d.offsets, d.gather, d.trap = nil, nil, nil, nil, nil, nil
+	d.ctx, d.fn, d.stream, d.offsets, d.gather, d.decode, d.trap = nil, nil, nil, nil, nil, nil, nil
 	d.gen++
 	return d.load()
 }
@@ -191,7 +193,7 @@ func releaseDevice(d *deviceState) error {
 // instead of the copies of the ring: on the H100, direct batches were
 // faster up to 10,000 pages, one at a time level with the copies or faster
 // at 20,000 and 30,000 and slower from 60,000, and in streams of batches 4
-// to 9% faster at 20,000 and 30,000 (spec/gpu-results.md).
+// to 9% faster at 20,000 and 30,000 (results/gpu-notebook.md).
 // Tests and benchmarks set it to choose.
 var directPages = 32768
 
@@ -216,6 +218,7 @@ type Engine struct {
 	nextSlot int
 	inject   Fault
 	closed   bool
+	dec      decoder // the decode batches' state (RT-17)
 	// onChunk, when set, gets each finished chunk's first page, length and
 	// stage events, which stay valid until the next batch; onHost the
 	// host's steps, each with its chunk and the time since run began.
@@ -415,6 +418,7 @@ func (e *Engine) release() {
 			s.stream.Destroy()
 		}
 	}
+	e.dec.release(ctx, ctx != nil && e.gen == e.dev.gen)
 	if ctx != nil && e.gen == e.dev.gen {
 		for _, st := range e.stages {
 			for _, ev := range st {
@@ -474,12 +478,14 @@ func (e *Engine) CompressHost(h *HostPages, n int) ([]Output, Timings, error) {
 // checkHost checks that a batch of n pages of h may start.
 func (e *Engine) checkHost(h *HostPages, n int) error {
 	switch {
-	case h.owner != e || h.mem == nil:
+	case !h.usableBy(e):
 		return errHostPages
 	case n < 0 || n > len(h.Pages):
 		return fmt.Errorf("gpuimpl: %d pages of a HostPages of %d", n, len(h.Pages))
 	case h.pending != nil:
 		return errors.New("gpuimpl: the HostPages has a batch that Wait has not taken")
+	case h.decoding != nil:
+		return errDecodeHost
 	}
 	return nil
 }
@@ -503,7 +509,7 @@ func (e *Engine) compress(pages [][PageSize]byte, host *HostPages) ([]Output, Ti
 	var t Timings
 	err := e.prepare()
 	if err == nil && host != nil {
-		err = host.register()
+		err = host.register(d)
 	}
 	gen := d.gen
 	if err == nil {
@@ -821,6 +827,11 @@ func (e *Engine) launchPages(s *slot, f Fault, n int, src, dst, meta, hostDst ui
 // (RT-14).
 func (e *Engine) direct(n int) bool { return n <= directPages && e.opts.AsyncDMA }
 
+// Queues reports whether StartHost queues a batch of n pages and returns
+// before the device is done with it (a direct batch, RT-15), rather than
+// compressing it at once.
+func (e *Engine) Queues(n int) bool { return n > 0 && e.direct(n) }
+
 // runDirect compresses host.Pages[:len(pages)] with the page kernel
 // reading the pages and writing the payloads and meta words through
 // host's mapping (RT-14): startDirect queues the batch and finishDirect
@@ -988,7 +999,7 @@ func (e *Engine) StartHost(h *HostPages, n int) (*Pending, error) {
 	d.mu.RLock()
 	err := e.prepare()
 	if err == nil {
-		err = h.register()
+		err = h.register(d)
 	}
 	p.gen = d.gen
 	var fault Fault
@@ -1020,6 +1031,26 @@ func (p *Pending) Wait() ([]Output, Timings, error) {
 		return nil, p.t, err
 	}
 	return p.out, p.t, nil
+}
+
+// Done reports whether Wait would return without waiting for the device:
+// the batch's outputs are taken, or its kernels have ended, or its context
+// is gone (Wait then reports the fault). Like every call on the engine it
+// runs alone on it, but it never blocks, so that a caller can wait for a
+// batch without holding the engine, and hold it only for Wait's assembly.
+func (p *Pending) Done() bool {
+	e := p.e
+	if p.pair == nil {
+		return true
+	}
+	d := e.dev
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	if e.slots == nil || e.gen != p.gen || d.gen != p.gen {
+		return true
+	}
+	done, err := p.pair.end.Done()
+	return done || err != nil
 }
 
 // take waits for the batch and takes its outputs, once; they stay in its
@@ -1135,6 +1166,9 @@ func (e *Engine) Close() error {
 		return nil
 	}
 	e.drain() // no kernel writes into a HostPages after Close
+	if e.dec.pending != nil {
+		e.dec.pending.Wait(nil) // its error is its own Wait's
+	}
 	e.closed = true
 	e.dev.mu.RLock()
 	e.release()

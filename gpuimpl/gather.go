@@ -20,7 +20,7 @@ const (
 // bytes brings them to the host: a copy of whole output slots would move
 // 3,072 bytes for every page, and on the H100 the copies to the host
 // slowed the concurrent copies to the device in proportion to their size
-// (spec/gpu-results.md).
+// (results/gpu-notebook.md).
 func GatherPTX(sm int) string {
 	m := ptx.NewModule(sm)
 	buildOffsetsKernel(m)

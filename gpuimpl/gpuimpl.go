@@ -50,7 +50,7 @@ type Options struct {
 
 // minChunk is the smallest chunk chunkPages cuts a batch into: about one
 // wave of the page kernel on an H100 (132 SMs, 4 blocks of 4 pages each).
-// There, smaller chunks made every batch size slower (spec/gpu-results.md).
+// There, smaller chunks made every batch size slower (results/gpu-notebook.md).
 const minChunk = 2048
 
 // tailChunk is the smallest chunk chunkPages cuts the last 2 × minChunk

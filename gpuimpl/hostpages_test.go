@@ -38,8 +38,28 @@ func TestHostPagesLayout(t *testing.T) {
 			t.Errorf("%d pages: slots at %d (cap %d), meta at %d", n,
 				offset(h.mem, h.slots), cap(h.slots), offset(h.mem, h.meta))
 		}
-		if h.gen != -1 || h.owner != nil || h.dev != 0 {
-			t.Errorf("%d pages: registered (generation %d) before any engine locked them", n, h.gen)
+		if len(h.lock.addrs) != 0 || h.lock.engines != nil || h.dev != 0 {
+			t.Errorf("%d pages: registered (%v) before any engine locked them", n, h.lock.addrs)
 		}
+	}
+}
+
+// Checks MD-4: a Range is the same memory as its HostPages from its first
+// page on: pages, output slots, meta words and outputs, locked with it.
+func TestHostPagesRange(t *testing.T) {
+	h := newHostPages(10)
+	r := h.Range(3, 7)
+	if len(r.Pages) != 4 || &r.Pages[0] != &h.Pages[3] || len(r.slots) != 4*OutSlot || &r.slots[0] != &h.slots[3*OutSlot] ||
+		len(r.meta) != 16 || &r.meta[0] != &h.meta[12] || len(r.out) != 4 || &r.out[0] != &h.out[3] {
+		t.Fatalf("Range(3, 7) is not pages 3 to 6 of its HostPages")
+	}
+	if cap(r.Pages) != 4 || cap(r.slots) != len(r.slots) || cap(r.meta) != len(r.meta) || cap(r.out) != 4 {
+		t.Error("a Range reaches past its last page")
+	}
+	if r.lock != h.lock || &r.mem[0] != &h.mem[0] || r.pending != nil {
+		t.Error("a Range does not share its HostPages' lock and memory")
+	}
+	if (*HostPages)(nil).Range(0, 0) != nil {
+		t.Error("the Range of no HostPages")
 	}
 }

@@ -38,8 +38,9 @@ const (
 )
 
 const (
-	tableBytes = 4096 * 2 // PARSE-1: 4,096 entries of 16 bits
-	emptyEntry = 0xffff   // a table entry no position has written
+	tableBytes = 2048 * 4   // PARSE-1: 2,048 entries of two 16-bit positions
+	emptyEntry = 0xffffffff // a table entry no position has written
+	emptyPos   = 0xffff     // either half of it: no candidate
 	hashPrime  = 2654435761
 	lastPos    = PageSize - 12 // PARSE-6: the last visited position
 	matchEnd   = PageSize - 5  // PARSE-4: p + L <= matchEnd
@@ -120,8 +121,8 @@ type pageKernel struct {
 	// loads (shortLength's words past u32(p+8)): loaded only where they
 	// lie inside the page, so set once before the loop, which leaves
 	// defined values, unused, in the other lanes.
-	groupExtra, candExtra []ptx.Reg
-	raw                   ptx.Label
+	groupExtra, candExtra, cand2Extra []ptx.Reg
+	raw                               ptx.Label
 	// GPU-10: where the warp takes its next page, which lane 0 draws into
 	// page from the counter at sched, bounded by bound.
 	next                      ptx.Label
@@ -438,7 +439,7 @@ func (k *pageKernel) emitStoreNext() {
 // the iteration of the group before the first reads (and does not use)
 // before the chunk is there: each lane the bytes that it stores later.
 func (k *pageKernel) clearTable(off ptx.Reg) {
-	k.Comment("clear the hash table: 0xffff is an empty entry")
+	k.Comment("clear the hash table: 0xffffffff is an empty entry")
 	ones, lt := k.NewReg32(), k.NewReg64()
 	k.Mov(ones, ptx.Hex(0xffffffff))
 	k.Add(lt, k.table, off)
@@ -485,18 +486,20 @@ func (k *pageKernel) parse() {
 	// Iteration g has the candidates of groups g and g+1, and the hashes of
 	// g+1 and, once it computes them, g+2.
 	cand, tcand, h, ah := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+	cand2, tcand2 := k.NewReg32(), k.NewReg32()
 	k.WarpSync(ptx.FullMask)
 	k.Note("the page copy is complete")
 	k.Mov(k.base, ptx.Imm(0))
 	k.groupWords(k.base, h, nil)
 	k.hash(h, h)
-	k.groupExtra, k.candExtra = k.regs(shortWords-2), k.regs(shortWords-2)
-	for _, w := range append(k.groupExtra, k.candExtra...) {
+	k.groupExtra, k.candExtra, k.cand2Extra = k.regs(shortWords-2), k.regs(shortWords-2), k.regs(shortWords-2)
+	for _, w := range append(append(k.groupExtra, k.candExtra...), k.cand2Extra...) {
 		k.Mov(w, ptx.Imm(0))
 	}
 	k.Mov(k.base, ptx.Hex(0xffffffe0))
 	k.Note("-32: the group before the first, whose lanes are all past the last position")
-	k.Mov(cand, ptx.Imm(emptyEntry))
+	k.Mov(cand, ptx.Imm(emptyPos))
+	k.Mov(cand2, ptx.Imm(emptyPos))
 
 	k.Place(group)
 	k.storeBack[siteGroup] = group
@@ -518,9 +521,9 @@ func (k *pageKernel) parse() {
 	k.Note("group g+1 is a group: decided early, off the loop's path")
 	entry := k.NewReg32()
 	slot := k.NewReg64()
-	k.MulWide(slot, h, ptx.Imm(2))
+	k.MulWide(slot, h, ptx.Imm(4))
 	k.Add(slot, slot, k.table)
-	k.Ld(ptx.Shared, "u16", entry, ptx.At(slot, 0))
+	k.Ld(ptx.Shared, "u32", entry, ptx.At(slot, 0))
 	k.Note("group g+1's entry before its update, after group g's")
 
 	cur, next := k.NewReg32(), k.regs(shortWords)
@@ -528,51 +531,39 @@ func (k *pageKernel) parse() {
 	k.Note("group g's words: loaded again rather than kept, which would take moves")
 
 	k.Comment("PARSE-3, group g: which lanes at or after the cursor have a verified candidate")
-	wanted, ok := k.NewPred(), k.NewPred()
+	wanted, wanted2, ok, ok2 := k.NewPred(), k.NewPred(), k.NewPred(), k.NewPred()
 	k.SetpU(ptx.GE, wanted, p, k.cursor)
 	k.AndPred(wanted, wanted, valid)
-	k.SetpU(ptx.NE, ok, cand, ptx.Imm(emptyEntry))
+	k.SetpU(ptx.NE, ok, cand, ptx.Imm(emptyPos))
+	k.SetpU(ptx.NE, ok2, cand2, ptx.Imm(emptyPos))
+	k.AndPred(wanted2, wanted, ok2)
 	k.AndPred(wanted, wanted, ok)
-	cv, matches := k.NewReg32(), k.NewReg32()
+	cv, cv2, matches := k.NewReg32(), k.NewReg32(), k.NewReg32()
 	k.Selp(cv, cand, ptx.Imm(0), wanted)
+	k.Selp(cv2, cand2, ptx.Imm(0), wanted2)
 	k.Note("a match that covers the group leaves no lane wanted")
-	c0, cnext, noMatch := k.NewReg32(), k.regs(shortWords), k.NewPred()
-	k.sets(tbase, tp, h, tvalid, slot, entry, tcand, func() {
+	c0, cnext, c20, c2next, noMatch := k.NewReg32(), k.regs(shortWords), k.NewReg32(), k.regs(shortWords), k.NewPred()
+	k.sets(tbase, tp, h, tvalid, slot, entry, tcand, tcand2, func() {
 		k.Comment("group g's candidate words and group g+2's hash, behind group g+1's store and read back (the loop's longest path)")
-		w, sh := append(k.regs(4), k.candExtra...), k.NewReg32()
-		{
-			// u32(c) to u32(c+8): c <= 4083, so the four aligned words
-			// from c&^3 lie inside the page; the words after them are
-			// loaded where they do too, which they do wherever the lane
-			// compares them (see loadExtra).
-			addr := k.NewReg64()
-			k.And(sh, cv, ptx.Hex(0xfffffffc))
-			k.pageAt(addr, sh)
-			for i := range 4 {
-				k.Ld(ptx.Shared, "u32", w[i], ptx.At(addr, int64(4*i)))
-			}
-			k.loadExtra(w[4:], sh, addr, 16)
-		}
+		k.candWords(cv, c0, cnext, k.candExtra)
+		k.candWords(cv2, c20, c2next, k.cand2Extra)
 		acur, next := k.NewReg32(), k.NewReg32()
 		k.Add(next, k.base, ptx.Imm(64))
 		k.groupWords(next, acur, nil)
 		k.hash(ah, acur)
 		k.Note("PARSE-1, group g+2")
-		k.And(sh, cv, ptx.Imm(3))
-		k.Shl(sh, sh, ptx.Imm(3))
-		k.ShfR(c0, w[0], w[1], sh)
-		for j, c := range cnext {
-			k.ShfR(c, w[j+1], w[j+2], sh)
-		}
 		k.SetpU(ptx.EQ, ok, c0, cur)
 		k.AndPred(ok, ok, wanted)
-		k.Ballot(matches, ok, ptx.FullMask)
+		k.SetpU(ptx.EQ, ok2, c20, cur)
+		k.AndPred(ok2, ok2, wanted2)
+		either := k.NewPred()
+		k.OrPred(either, ok, ok2)
+		k.Ballot(matches, either, ptx.FullMask)
 		k.SetpU(ptx.EQ, noMatch, matches, ptx.Imm(0))
 		k.Note("decided before the branch on lost lanes, so that the branch below needs no wait")
 	})
 	k.If(noMatch).BraUni(nextGroup)
-	laneLen, laneOffset := k.shortLength(p, next, cnext), k.NewReg32()
-	k.Sub(laneOffset, p, cand)
+	laneLen, laneOffset, laneOffset2, bothLanes := k.chooseCandidate(p, next, cnext, c2next, cand, cand2, ok, ok2)
 	revMatches := k.NewReg32()
 	k.Brev(revMatches, matches)
 	k.Note("lane l at bit 31-l: the lowest lane is then one bfind, off the chain from one match to the next")
@@ -620,16 +611,36 @@ func (k *pageKernel) parse() {
 
 	k.Place(nextGroup)
 	k.Mov(cand, tcand)
+	k.Mov(cand2, tcand2)
 	k.Mov(h, ah)
 	k.Mov(k.base, tbase)
 	k.If(more).BraUni(group)
 	k.writeBlock()
 
 	k.Place(otherSeq)
-	k.Comment("a match that may go on: the warp extends it")
+	k.Comment("a match that may go on: the warp extends it, and its other candidate's where that reached 16 bytes too (PARSE-4)")
 	mp, length, rec := k.NewReg32(), k.NewReg32(), k.NewReg32()
 	k.Add(mp, k.base, m)
+	best, bestOffset, try := k.NewReg32(), k.NewReg32(), k.NewLabel("extend_candidate")
+	k.Shr(t, bothLanes, m)
+	k.And(t, t, ptx.Imm(1))
+	k.Note("1 where c2's match is extended after c1's")
+	k.Mov(best, ptx.Imm(0))
+	k.Mov(bestOffset, offset)
+	k.Place(try)
 	k.extend(length, mp, offset)
+	longer := k.NewPred()
+	k.SetpU(ptx.GT, longer, length, best)
+	k.Selp(best, length, best, longer)
+	k.Selp(bestOffset, offset, bestOffset, longer)
+	k.Note("c1's first: of two as long, c1's stays")
+	k.ShflIdx(offset, laneOffset2, m, ptx.Imm(31), ptx.FullMask)
+	again2 := k.NewPred()
+	k.SetpU(ptx.NE, again2, t, ptx.Imm(0))
+	k.Mov(t, ptx.Imm(0))
+	k.If(again2).BraUni(try)
+	k.Mov(length, best)
+	k.Mov(offset, bestOffset)
 	k.Shl(rec, length, ptx.Imm(16))
 	k.Or(rec, rec, mp)
 	k.If(k.isLane0).St(ptx.Global, "u32", ptx.At(k.recPtr, 0), rec)
@@ -679,18 +690,23 @@ func (k *pageKernel) selectLanes(p, laneLen, revMatches ptx.Reg) (nextIdx, laneE
 // set. Then the last lane of each set enters the table if another lane
 // won. overlap emits work of the previous group to be done while the read
 // back is on its way.
-func (k *pageKernel) sets(base, p, h, valid, slot, entry, cand ptx.Reg, overlap func()) {
+func (k *pageKernel) sets(base, p, h, valid, slot, entry, cand, cand2 ptx.Reg, overlap func()) {
 	k.Comment("PARSE-9: sets of equal hashes")
 	done := k.NewLabel("sets_done")
-	k.Mov(cand, entry)
+	won, lost, peers, x := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+	k.And(cand, entry, ptx.Hex(0xffff))
+	k.Shr(cand2, entry, ptx.Imm(16))
+	k.Shl(x, entry, ptx.Imm(16))
+	k.Or(x, x, p)
+	k.Note("the lane's entry if its set is itself: p | c1<<16")
 	k.WarpSync(ptx.FullMask)
 	k.Note("every lane has read the table")
-	k.If(valid).StAnyLane("u16", ptx.At(slot, 0), p)
+	k.If(valid).StAnyLane("u32", ptx.At(slot, 0), x)
 	k.Note("one lane of each set of equal hashes wins")
 	k.WarpSync(ptx.FullMask)
-	won, lost, peers, x := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
 	lostHere, q := k.NewPred(), k.NewPred()
-	k.Ld(ptx.Shared, "u16", won, ptx.At(slot, 0))
+	k.Ld(ptx.Shared, "u32", won, ptx.At(slot, 0))
+	k.And(won, won, ptx.Hex(0xffff))
 	k.SetpU(ptx.NE, lostHere, won, p)
 	k.AndPred(lostHere, lostHere, valid)
 	k.Ballot(lost, lostHere, ptx.FullMask)
@@ -712,19 +728,25 @@ func (k *pageKernel) sets(base, p, h, valid, slot, entry, cand ptx.Reg, overlap 
 	k.Selp(peers, peers, k.lanebit, valid)
 	k.Note("the valid lanes with the same winner; a lane past the last position is a set of its own")
 
+	earlier, prev := k.NewPred(), k.NewReg32()
 	k.And(x, peers, k.lanesBelow)
-	k.SetpU(ptx.NE, q, x, ptx.Imm(0))
-	k.Bfind(x, x)
-	k.Add(x, x, base)
-	k.Selp(cand, x, cand, q)
-	k.Note("the nearest earlier lane with the same hash, else the table")
+	k.SetpU(ptx.NE, earlier, x, ptx.Imm(0))
+	k.Bfind(prev, x)
+	k.Add(x, prev, base)
+	k.Selp(cand, x, cand, earlier)
+	k.Note("c1: the nearest earlier lane with the same hash, else the table")
+	k.ShflIdx(x, cand, prev, ptx.Imm(31), ptx.FullMask)
+	k.Selp(cand2, x, cand2, earlier)
+	k.Note("c2: that lane's c1, else the table")
 	k.WarpSync(ptx.FullMask)
 	k.Note("every lane has read the winner")
 	k.Shr(x, peers, k.lane)
 	k.SetpU(ptx.EQ, q, x, ptx.Imm(1))
-	k.AndPred(q, q, lostHere)
-	k.If(q).St(ptx.Shared, "u16", ptx.At(slot, 0), p)
-	k.Note("the last lane of a set that another lane won enters the table")
+	k.AndPred(q, q, earlier)
+	k.Shl(x, cand, ptx.Imm(16))
+	k.Or(x, x, p)
+	k.If(q).St(ptx.Shared, "u32", ptx.At(slot, 0), x)
+	k.Note("the last lane of a set of more than one enters the table: p | c1<<16")
 	k.WarpSync(ptx.FullMask)
 	k.Note("the next group reads the table after these stores (with none lost, the read back orders it)")
 	k.Place(done)
@@ -733,7 +755,55 @@ func (k *pageKernel) sets(base, p, h, valid, slot, entry, cand ptx.Reg, overlap 
 // hash sets h to PARSE-1's hash of the word w.
 func (k *pageKernel) hash(h, w ptx.Reg) {
 	k.Mul(h, w, ptx.Imm(hashPrime))
-	k.Shr(h, h, ptx.Imm(32-12))
+	k.Shr(h, h, ptx.Imm(32-11))
+}
+
+// candWords sets c0 to u32(c) of a lane's candidate c and next[j-1] to
+// u32(c+4j), from the aligned words at c&^3 and after: c <= 4083, so the
+// four aligned words from c&^3 lie inside the page; the words after them
+// (extra) are loaded where they do too, which they do wherever the lane
+// compares them (see loadExtra).
+func (k *pageKernel) candWords(c, c0 ptx.Reg, next, extra []ptx.Reg) {
+	w, sh := append(k.regs(4), extra...), k.NewReg32()
+	addr := k.NewReg64()
+	k.And(sh, c, ptx.Hex(0xfffffffc))
+	k.pageAt(addr, sh)
+	for i := range 4 {
+		k.Ld(ptx.Shared, "u32", w[i], ptx.At(addr, int64(4*i)))
+	}
+	k.loadExtra(w[4:], sh, addr, 16)
+	k.And(sh, c, ptx.Imm(3))
+	k.Shl(sh, sh, ptx.Imm(3))
+	k.ShfR(c0, w[0], w[1], sh)
+	for j, n := range next {
+		k.ShfR(n, w[j+1], w[j+2], sh)
+	}
+}
+
+// chooseCandidate gives each lane its match as far as shortLength measures
+// it (PARSE-4): the longer of its candidates' that verify (ok, ok2), c1's
+// of two as long; laneOffset is its offset, laneOffset2 that of c2, and
+// bothLanes the lanes whose two candidates both may go on past shortCap,
+// lane l at bit l, whose matches the warp extends both.
+func (k *pageKernel) chooseCandidate(p ptx.Reg, next, cnext, c2next []ptx.Reg, cand, cand2, ok, ok2 ptx.Reg) (laneLen, laneOffset, laneOffset2, bothLanes ptx.Reg) {
+	len1, len2 := k.shortLength(p, next, cnext), k.shortLength(p, next, c2next)
+	laneLen, laneOffset, laneOffset2, bothLanes = k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+	take2, long1, long2 := k.NewPred(), k.NewPred(), k.NewPred()
+	k.Selp(len1, len1, ptx.Imm(0), ok)
+	k.Note("c1's length, 0 where c1 does not verify")
+	k.SetpU(ptx.GE, long1, len1, ptx.Imm(mayGoOn))
+	k.SetpU(ptx.GE, long2, len2, ptx.Imm(mayGoOn))
+	k.AndPred(long1, long1, long2)
+	k.AndPred(long1, long1, ok2)
+	k.Ballot(bothLanes, long1, ptx.FullMask)
+	k.SetpU(ptx.GT, take2, len2, len1)
+	k.AndPred(take2, take2, ok2)
+	k.Selp(laneLen, len2, len1, take2)
+	k.Sub(laneOffset, p, cand)
+	k.Sub(laneOffset2, p, cand2)
+	k.Selp(laneOffset, laneOffset2, laneOffset, take2)
+	k.Note("the longer, c1's of two as long (a length that may go on compares as more than any other)")
+	return laneLen, laneOffset, laneOffset2, bothLanes
 }
 
 // groupWords sets cur to u32(p) of each lane's position p = base+lane and,

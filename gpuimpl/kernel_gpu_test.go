@@ -19,7 +19,7 @@ var queuedSizes = []int{1000, 3000, 10000, 30000, 100000}
 const queueDepth = 1000
 
 // BenchmarkKernelQueued times the page kernel by the device's own clock
-// (RT-7, spec/gpu-results.md): each timed launch is queued behind another launch
+// (RT-7, results/gpu-notebook.md): each timed launch is queued behind another launch
 // of the kernel, so that the events around it see the kernel and not the
 // host submitting it (the way nvbench times kernels, behind its blocking
 // kernel). The pages stay on the device; nothing else is timed, and the

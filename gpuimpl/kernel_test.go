@@ -2,7 +2,6 @@ package gpuimpl
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -72,13 +71,7 @@ func TestKernelInterface(t *testing.T) {
 // ptxas is missing.
 func assembleTargets(t *testing.T, text func(sm int) string, name string) []ptxas.Resources {
 	t.Helper()
-	path, err := ptxas.Path()
-	if errors.Is(err, ptxas.ErrNotFound) {
-		t.Skipf("skipping the ptxas check: %v", err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	path := ptxas.Require(t)
 	var out []ptxas.Resources
 	for _, sm := range Targets {
 		rep, err := ptxas.Assemble(context.Background(), path, text(sm), sm)

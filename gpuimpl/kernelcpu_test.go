@@ -438,7 +438,7 @@ func TestKernelWarpSyncsAreNeeded(t *testing.T) {
 // executed kernel gives the reference's bytes, and the log gives the warp
 // instructions per page that spec/executor.md's notes cite, with their
 // median and the largest: every page is launched alone, since a batch of
-// few pages takes as long as its slowest page (spec/gpu-results.md).
+// few pages takes as long as its slowest page (results/gpu-notebook.md).
 func TestKernelOnCPUDatasets(t *testing.T) {
 	n := 500
 	if testing.Short() {
@@ -530,7 +530,7 @@ func TestKernelCopiesToHost(t *testing.T) {
 // at a time, over the first 1,000 pages of each data set, and reports the
 // warp instructions a page takes: the mean, the median, the 90th percentile
 // and the largest. A launch of 1,000 pages fits the H100 in one wave, so its
-// time follows the slowest page's chain, not the mean (gpu-results.md).
+// time follows the slowest page's chain, not the mean (results/gpu-notebook.md).
 func BenchmarkKernelInstructions(b *testing.B) {
 	const n = 1000
 	text := KernelPTX(90)

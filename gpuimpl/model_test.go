@@ -42,7 +42,7 @@ func warpModel(page *[PageSize]byte, winner func(lanes uint32) int) (kind uint32
 		binary.LittleEndian.PutUint32(slot[4:], first1)
 		return kindSame, slot[:8]
 	}
-	var table [4096]uint16
+	var table [2048]uint32
 	for i := range table {
 		table[i] = emptyEntry
 	}
@@ -54,40 +54,41 @@ func warpModel(page *[PageSize]byte, winner func(lanes uint32) int) (kind uint32
 		}
 		return uint32((uint64(hi)<<32 | uint64(lo)) >> (8 * (p & 3)))
 	}
-	// sets is a group's table phase: each lane's candidate, and the table's
-	// update.
-	sets := func(base uint32) (cand [warp]uint32) {
+	// sets is a group's table phase: each lane's candidates, and the
+	// table's update.
+	sets := func(base uint32) (cand, cand2 [warp]uint32) {
 		var hv [warp]uint32
 		var valid [warp]bool
 		for l := range warp {
 			p := base + uint32(l)
 			valid[l] = p <= lastPos
-			hv[l] = (u32(min(p, lastPos)) * hashPrime) >> 20
+			hv[l] = (u32(min(p, lastPos)) * hashPrime) >> 21
 			if !valid[l] {
-				hv[l] = 4096 + uint32(l) // a set of its own
+				hv[l] = 2048 + uint32(l) // a set of its own
 			}
 		}
 		var entry, peers [warp]uint32
 		for l := range warp { // the table read
-			entry[l] = uint32(table[hv[l]&4095])
+			entry[l] = table[hv[l]&2047]
 			peers[l] = 1 << l
 		}
 		// The relaxed store: of the valid lanes with one hash, the lane
-		// that winner picks leaves its position; the others lost.
+		// that winner picks leaves its entry, its position and the latest
+		// before the group; the others lost.
 		for l := range warp {
 			if !valid[l] {
 				continue
 			}
 			set := ballot(func(m int) bool { return valid[m] && hv[m] == hv[l] })
 			if l == winner(set) {
-				table[hv[l]] = uint16(base + uint32(l))
+				table[hv[l]] = base + uint32(l) | entry[l]<<16
 			}
 		}
-		lost := ballot(func(l int) bool { return valid[l] && uint32(table[hv[l]]) != base+uint32(l) })
+		lost := ballot(func(l int) bool { return valid[l] && table[hv[l]]&0xffff != base+uint32(l) })
 		if lost != 0 { // five ballots of the bits of the winner read back
 			var won [warp]uint32
 			for l := range warp {
-				won[l] = uint32(table[hv[l]&4095])
+				won[l] = table[hv[l]&2047] & 0xffff
 			}
 			valids := ballot(func(m int) bool { return valid[m] })
 			for l := range warp {
@@ -106,35 +107,37 @@ func warpModel(page *[PageSize]byte, winner func(lanes uint32) int) (kind uint32
 		}
 		for l := range warp {
 			earlier := peers[l] & (1<<l - 1)
-			cand[l] = entry[l]
+			cand[l], cand2[l] = entry[l]&0xffff, entry[l]>>16
 			if earlier != 0 {
-				cand[l] = base + uint32(bits.Len32(earlier)-1)
+				k := bits.Len32(earlier) - 1
+				cand[l], cand2[l] = base+uint32(k), cand[k] // a shuffle from lane k
 			}
 		}
-		for l := range warp { // after bar.warp.sync: the last lane of a set another lane won
-			if valid[l] && peers[l]>>l == 1 && uint32(table[hv[l]]) != base+uint32(l) {
-				table[hv[l]] = uint16(base + uint32(l))
+		for l := range warp { // after bar.warp.sync: the last lane of a set of more than one
+			if valid[l] && peers[l]>>l == 1 && peers[l]&(1<<l-1) != 0 {
+				table[hv[l]] = base + uint32(l) | cand[l]<<16
 			}
 		}
-		return cand
+		return cand, cand2
 	}
 	// The kernel's loop is software-pipelined: iteration g runs group g+1's
 	// table phase, then verifies and parses group g with the candidates
 	// that the iteration before found. The first iteration is that of the
 	// group before the first (base -32), which has no valid lane.
-	var cand [warp]uint32
+	var cand, cand2 [warp]uint32
 	for l := range cand {
-		cand[l] = emptyEntry
+		cand[l], cand2[l] = emptyPos, emptyPos
 	}
 	cursor := uint32(0)
 	var records []record
 	for base := ^uint32(warp - 1); ; base += warp { // -32
-		next := sets(base + warp)
+		next, next2 := sets(base + warp)
 		// (A match that covers group g leaves no lane at or after the
 		// cursor: its ballot is empty.)
+		verifies := func(c, p uint32) bool { return c != emptyPos && u32(c) == u32(p) }
 		ok := ballot(func(l int) bool {
 			p := base + uint32(l)
-			return p <= lastPos && cand[l] != emptyEntry && p >= cursor && u32(cand[l]) == u32(p)
+			return p <= lastPos && p >= cursor && (verifies(cand[l], p) || verifies(cand2[l], p))
 		})
 		for {
 			rel := max(int32(cursor-base), 0)
@@ -147,32 +150,44 @@ func warpModel(page *[PageSize]byte, winner func(lanes uint32) int) (kind uint32
 				break
 			}
 			m := uint32(bits.TrailingZeros32(elig))
-			mp, mc := base+m, cand[m]
+			mp := base + m
 			maxL := uint32(PageSize-reference.LastLiterals) - mp
-			// shortLength: the lane's own words after the first.
-			length := uint32(reference.MinMatch)
-			for length < min(shortCap, maxL) && page[mp+length] == page[mc+length] {
-				length++
-			}
-			length = min(length, maxL)
-			// extend: 4 bytes per lane, 128 a step, from shortCap on.
-			for off := uint32(shortCap); length == off && off < maxL; off += 4 * warp {
-				for l := range uint32(warp) {
-					i := off + 4*l
-					e := uint32(0)
-					for e < 4 && i+e < maxL && page[mp+i+e] == page[mc+i+e] {
-						e++
+			matchLength := func(mc uint32) uint32 {
+				// shortLength: the lane's own words after the first.
+				length := uint32(reference.MinMatch)
+				for length < min(shortCap, maxL) && page[mp+length] == page[mc+length] {
+					length++
+				}
+				length = min(length, maxL)
+				// extend: 4 bytes per lane, 128 a step, from shortCap on.
+				for off := uint32(shortCap); length == off && off < maxL; off += 4 * warp {
+					for l := range uint32(warp) {
+						i := off + 4*l
+						e := uint32(0)
+						for e < 4 && i+e < maxL && page[mp+i+e] == page[mc+i+e] {
+							e++
+						}
+						length = i + e
+						if e < 4 {
+							break
+						}
 					}
-					length = i + e
-					if e < 4 {
-						break
+				}
+				return length
+			}
+			// The longer of the candidates that verify, c1's of two as long.
+			length, mc := uint32(0), uint32(0)
+			for _, c := range []uint32{cand[m], cand2[m]} {
+				if verifies(c, mp) {
+					if l := matchLength(c); l > length {
+						length, mc = l, c
 					}
 				}
 			}
 			records = append(records, record{mp, length, mp - mc})
 			cursor = mp + length
 		}
-		cand = next
+		cand, cand2 = next, next2
 		if base+warp > lastPos {
 			break
 		}

@@ -29,6 +29,6 @@ fuzz-cpu:
 ratio-table:
 	$(GO) test ./internal/fastlz4 -run TestRatioTable -v -lz4
 
-# bench-cpu runs the page benchmarks of spec/ratio.md on one goroutine and on 16.
+# bench-cpu runs the page benchmarks of results/cpu-notebook.md on one goroutine and on 16.
 bench-cpu:
 	$(GO) test ./internal/fastlz4 -run '^$$' -bench 'EncodePage|DecodePage' -cpu 1,16 -count 3

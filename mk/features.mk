@@ -13,7 +13,9 @@ features:
 		$(if $(FEATURE_TAGS),-godog.tags='$(FEATURE_TAGS)')
 	@echo "reports: $(FEATURES_OUT)/report.xml $(FEATURES_OUT)/cucumber.json"
 
-# The matrix: every rule of spec/*.md with the scenarios and tests citing it;
-# fails when a rule is cited by nothing or a citation names no rule.
+# The matrix: every rule of spec/*.md with the scenarios and tests citing it
+# (inside Test, Fuzz, Example and Benchmark functions), the rules only GPU tests check
+# with the device run under results/ that last passed one; fails when a rule
+# is cited by nothing or a citation names no rule.
 trace:
 	$(GO) run ./internal/trace/tracematrix

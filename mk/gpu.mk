@@ -23,6 +23,7 @@ gpu-binaries:
 	@if [ -d cmd/lz4warp ]; then \
 		echo "gpu-binaries: ./cmd/lz4warp -> $(GPU_BUILD)/lz4warp"; \
 		$(GO) build -ldflags='-s -w' -o $(GPU_BUILD)/lz4warp ./cmd/lz4warp; fi
+	$(MAKE) --no-print-directory decode-corpus
 	cp scripts/gpu-run.sh $(GPU_BUILD)/run.sh
 	cp scripts/gpu-goroot.sh $(GPU_BUILD)/goroot.sh
 	chmod +x $(GPU_BUILD)/run.sh

@@ -10,7 +10,7 @@ const (
 	MinMatch     = 4  // PARSE-3: shortest match
 	LastLiterals = 5  // PARSE-6: the last 5 bytes are always literals
 	MFLimit      = 12 // PARSE-6: a match starts at least 12 bytes before the end
-	HashLog      = 12 // PARSE-1: log2 of the hash table size
+	HashLog      = 11 // PARSE-1: log2 of the number of table entries, of two positions each
 	HashTableLen = 1 << HashLog
 	HashPrime    = 2654435761 // PARSE-1: Knuth's multiplicative constant, as in liblz4
 	MaxBlockSize = 65535      // offsets and table entries fit in 16 bits
@@ -41,14 +41,16 @@ type Sequence struct {
 }
 
 // Parse returns the canonical sequences of src (PARSE-2 to PARSE-6).
-// The candidate for position p is the most recent earlier position whose
-// 4-byte hash equals p's; every position up to len(src)-MFLimit enters the
-// table, whether or not it lies inside a match, which is what lets a warp
-// hash 32 consecutive positions at once.
+// The candidates for position p are the two most recent earlier positions
+// whose 4-byte hash equals p's; every position up to len(src)-MFLimit
+// enters the table, whether or not it lies inside a match, which is what
+// lets a warp hash 32 consecutive positions at once.
 func Parse(src []byte) []Sequence {
-	var table [HashTableLen]int32
+	// table[h] holds the latest position with hash h, then the one before
+	// it; -1 for none.
+	var table [HashTableLen][2]int32
 	for i := range table {
-		table[i] = -1
+		table[i] = [2]int32{-1, -1}
 	}
 	var seqs []Sequence
 	n := len(src)
@@ -56,20 +58,41 @@ func Parse(src []byte) []Sequence {
 	for p := 0; p <= n-MFLimit; p++ {
 		cur := binary.LittleEndian.Uint32(src[p:])
 		h := Hash(cur)
-		c := int(table[h])
-		table[h] = int32(p)
-		if p < next || c < 0 || binary.LittleEndian.Uint32(src[c:]) != cur {
+		cands := table[h]
+		table[h] = [2]int32{int32(p), cands[0]}
+		if p < next {
 			continue
 		}
-		length := MinMatch
-		for p+length < n-LastLiterals && src[c+length] == src[p+length] {
-			length++
+		// PARSE-4: the longer match; of two as long, the nearer.
+		length, offset := 0, 0
+		for _, c := range cands {
+			if c < 0 || binary.LittleEndian.Uint32(src[c:]) != cur {
+				continue
+			}
+			l := matchLength(src, p, int(c))
+			if l > length {
+				length, offset = l, p-int(c)
+			}
 		}
-		seqs = append(seqs, Sequence{LiteralLen: p - anchor, Offset: p - c, MatchLen: length})
+		if length == 0 {
+			continue
+		}
+		seqs = append(seqs, Sequence{LiteralLen: p - anchor, Offset: offset, MatchLen: length})
 		next = p + length
 		anchor = next
 	}
 	return append(seqs, Sequence{LiteralLen: n - anchor})
+}
+
+// matchLength is the length of the match at p with candidate c, whose
+// first MinMatch bytes are equal: as long as the bytes are, and ending at
+// or before len(src)-LastLiterals (PARSE-4).
+func matchLength(src []byte, p, c int) int {
+	length := MinMatch
+	for p+length < len(src)-LastLiterals && src[c+length] == src[p+length] {
+		length++
+	}
+	return length
 }
 
 // CompressBlock writes the canonical LZ4 block of src into dst and returns

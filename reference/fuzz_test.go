@@ -136,14 +136,24 @@ func FuzzDecompressBlock(f *testing.F) { // Checks PAGE-6, PARSE-6.
 		if !bytes.Equal(src, orig) {
 			t.Fatal("src modified")
 		}
-		if err == nil {
-			// pierrec/lz4 must read the same bytes from a block the
-			// reference accepts (it may not write past n either).
-			other := make([]byte, size)
-			m, perr := lz4.UncompressBlock(src, other)
-			if perr == nil && (m != n || !bytes.Equal(other[:m], dst[:n])) {
-				t.Fatalf("pierrec decodes %d bytes, reference %d, contents differ: %v", m, n, !bytes.Equal(other[:min(m, n)], dst[:min(m, n)]))
-			}
+		// Both ways against pierrec/lz4: a block the reference accepts,
+		// pierrec decodes to the same bytes, and a block pierrec accepts,
+		// the reference accepts too. Where the format leaves a decoder
+		// free they differ, and only there: pierrec refuses a zero-length
+		// destination and a last token whose match length is not 0 (the
+		// reference, like liblz4, ignores it: no offset follows), and
+		// accepts a block that ends with a match (the reference holds the
+		// format's rule that the last sequence is literals only).
+		other := make([]byte, size)
+		m, perr := lz4.UncompressBlock(src, other)
+		end := blockEnd(src)
+		switch {
+		case err == nil && perr != nil && size != 0 && end != endMatchNibble:
+			t.Fatalf("the reference decodes %d bytes, pierrec fails: %v", n, perr)
+		case err == nil && perr == nil && (m != n || !bytes.Equal(other[:m], dst[:n])):
+			t.Fatalf("pierrec decodes %d bytes, reference %d, contents differ: %v", m, n, !bytes.Equal(other[:min(m, n)], dst[:min(m, n)]))
+		case err != nil && perr == nil && end != endMatch:
+			t.Fatalf("pierrec decodes %d bytes, the reference fails: %v", m, err)
 		}
 
 		// The input as data: the canonical block round-trips, obeys the
@@ -247,4 +257,40 @@ func FuzzDecodePage(f *testing.F) { // Checks PAGE-3, PAGE-5, PAGE-6.
 			}
 		}
 	})
+}
+
+// How the sequences of a block end, read without any check but their
+// lengths.
+const (
+	endUnreadable  = iota
+	endLiterals    // a last token with literals only
+	endMatchNibble // a last token with literals and a match length, no offset
+	endMatch       // a match right at the end
+)
+
+func blockEnd(block []byte) int {
+	in := 0
+	for in < len(block) {
+		token := block[in]
+		lit, next, err := readLength(block, in+1, int(token>>4))
+		if err != nil || lit > len(block)-next {
+			return endUnreadable
+		}
+		in = next + lit
+		if in == len(block) {
+			if token&15 != 0 {
+				return endMatchNibble
+			}
+			return endLiterals
+		}
+		if len(block)-in < 2 {
+			return endUnreadable
+		}
+		_, next, err = readLength(block, in+2, int(token&15))
+		if err != nil {
+			return endUnreadable
+		}
+		in = next
+	}
+	return endMatch
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sourced by run.sh and by the scripts of spec/results that run test
+# Sourced by run.sh and by the scripts of results/ that run test
 # binaries on a GPU machine.
 # The text and binaries data sets read a Go installation; a GPU machine
 # without Go gets a stand-in: the C and C++ headers of the CUDA toolkit and

@@ -6,9 +6,9 @@ import (
 	"github.com/lz4warp/lz4warp"
 )
 
-// maxBatch bounds -batch (CLI-9): a batch's pages within 1 GiB. compress
-// holds three batches however short its input on stdin (CLI-10), so a larger
-// batch would only exhaust memory, or overflow make, before any work.
+// maxBatch bounds -batch (CLI-9): a batch's pages within 1 GiB. bench and
+// demo hold whole batches of pages, so a larger batch would only exhaust
+// memory, or overflow make, before any work.
 const maxBatch = 1 << 30 / lz4warp.PageSize // 262,144 pages
 
 // checkBatch makes a -batch value over maxBatch, or one that Config.Validate
@@ -37,8 +37,8 @@ type pageCompressor struct {
 // newPageCompressor opens the backend named by -backend (CLI-9): "auto"
 // lets SelectBackend decide every batch, the others run every batch on the
 // named backend (CompressBatchOn); "gpu" insists on the GPU and fails
-// without one.
-func newPageCompressor(name string, batch int) (*pageCompressor, error) {
+// without one. devs chooses the GPUs (MD-8).
+func newPageCompressor(name string, batch int, devs deviceChoice) (*pageCompressor, error) {
 	p := &pageCompressor{}
 	switch name {
 	case "auto":
@@ -57,6 +57,7 @@ func newPageCompressor(name string, batch int) (*pageCompressor, error) {
 	}
 	cfg := lz4warp.DefaultConfig()
 	cfg.BatchSize = batch
+	devs.apply(&cfg)
 	var (
 		c   *lz4warp.Compressor
 		err error

@@ -23,7 +23,8 @@ type benchPoint struct {
 	in, out          int64
 	total            time.Duration // sum of BatchResult.TotalTime
 	h2d, kernel, d2h time.Duration
-	pcieOK, calls    int // calls whose BatchResult.PCIeRuleSatisfied held, all calls
+	pcieOK, calls    int                   // calls whose BatchResult.PCIeRuleSatisfied held, all calls
+	devices          []lz4warp.DeviceStats // per GPU, over the point's batches (MD-8)
 }
 
 func (p *benchPoint) gbps() float64 {
@@ -86,7 +87,9 @@ func runBench(e *env, args []string) error {
 	batches := fs.String("batches", "1,4,16,64,256,1000,4096", "batch sizes in pages (comma-separated)")
 	pages := fs.Int("pages", 4096, "pages per dataset")
 	minTime := fs.Duration("time", 200*time.Millisecond, "least compression time per point (each point compresses its dataset at least once)")
-	svgPath := fs.String("svg", filepath.Join("build", "bench.svg"), "SVG plot to write (- for stdout, empty: none)")
+	svgPath := fs.String("svg", "", "SVG plot to write (- for stdout; none unless given)")
+	var devs deviceChoice
+	fs.Var(&devs, "devices", "GPUs to use: all, or indexes such as 0,1 (default: device 0)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -131,6 +134,9 @@ func runBench(e *env, args []string) error {
 	gpu := lz4warp.GPUAvailable()
 	fmt.Fprintf(table, "lz4warp bench: up to %d pages per dataset; GPU available: %v; SelectBackend: gpu from %d pages, simd below\n",
 		*pages, gpu, lz4warp.GPUMinBatch)
+	if devs.chosen() {
+		fmt.Fprintf(table, "devices: %s; under each GPU point on several, one line per device (the point's row is the total)\n", devs.String())
+	}
 	var points []*benchPoint
 	dw := len("dataset")
 	for _, name := range sets {
@@ -147,12 +153,15 @@ func runBench(e *env, args []string) error {
 				if err := e.ctx.Err(); err != nil {
 					return err
 				}
-				p, err := measure(b, name, loaded[name], size, *minTime)
+				p, err := measure(b, name, loaded[name], size, *minTime, devs)
 				if err != nil {
 					return err
 				}
 				points = append(points, p)
 				fmt.Fprintln(table, benchRow(p, dw, gpu))
+				if p.ran[lz4warp.BackendGPU] > 0 && len(p.devices) > 1 {
+					printDeviceStats(table, "    ", p.devices)
+				}
 			}
 		}
 	}
@@ -193,8 +202,8 @@ func pcieVerdict(p *benchPoint) string {
 // measure compresses batches of exactly size pages, taken cyclically from
 // pages, until the whole set was compressed once and minTime of
 // compression has passed.
-func measure(backend, name string, pages []lz4warp.Page, size int, minTime time.Duration) (*benchPoint, error) {
-	pc, err := newPageCompressor(backend, size)
+func measure(backend, name string, pages []lz4warp.Page, size int, minTime time.Duration, devs deviceChoice) (*benchPoint, error) {
+	pc, err := newPageCompressor(backend, size, devs)
 	if err != nil {
 		return nil, err
 	}
@@ -226,6 +235,7 @@ func measure(backend, name string, pages []lz4warp.Page, size int, minTime time.
 			p.pcieOK++
 		}
 	}
+	p.devices = pc.c.Stats().Devices
 	return p, nil
 }
 
@@ -269,7 +279,7 @@ func writeBenchSVG(e *env, path string, points []*benchPoint, sets, backends []s
 	if _, err := io.WriteString(out.w, sb.String()); err != nil {
 		return err
 	}
-	return out.commit()
+	return out.commit(time.Time{})
 }
 
 // loadPages loads a dataset by name, or the pages of a file when name is an

@@ -23,26 +23,35 @@ func benchData(b *testing.B, name string) []byte {
 	return buf.Bytes()
 }
 
-// BenchmarkCompressStream is compress's whole pipeline (read, CompressBatch,
-// frame, checksum) into io.Discard: backend/dataset/batch.
+// compressData compresses data as compress does, on the backend so names.
+func compressData(b *testing.B, data []byte, w io.Writer, so streamOptions) {
+	zw, c, err := openWriter(w, so, int64(len(data)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if c != nil {
+		defer c.Close()
+	}
+	if _, err := zw.ReadFrom(bytes.NewReader(data)); err != nil {
+		b.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// BenchmarkCompressStream is compress's whole pipeline (read, compress,
+// frame, checksum) into io.Discard: backend/dataset/checksum.
 func BenchmarkCompressStream(b *testing.B) {
-	e := &env{ctx: context.Background(), stderr: io.Discard}
 	for _, backend := range []string{"scalar", "simd"} {
 		for _, name := range []string{dataset.Text, dataset.Binaries, dataset.Zeros} {
 			data := benchData(b, name)
-			for _, batch := range []int{64, 1000} {
-				b.Run(fmt.Sprintf("%s/%s/%d", backend, name, batch), func(b *testing.B) {
-					pc, err := newPageCompressor(backend, batch)
-					if err != nil {
-						b.Fatal(err)
-					}
-					defer pc.Close()
+			for _, crc := range []bool{true, false} {
+				b.Run(fmt.Sprintf("%s/%s/crc=%v", backend, name, crc), func(b *testing.B) {
+					so := streamOptions{backend: backend, batch: 1000, noContentChecksum: !crc}
 					b.SetBytes(int64(len(data)))
 					for b.Loop() {
-						prog := newProgress(e, "", -1, false)
-						if _, err := compressStream(e, pc, batch, bytes.NewReader(data), io.Discard, prog); err != nil {
-							b.Fatal(err)
-						}
+						compressData(b, data, io.Discard, so)
 					}
 				})
 			}
@@ -54,17 +63,10 @@ func BenchmarkCompressStream(b *testing.B) {
 // compress writes: dataset.
 func BenchmarkDecompressStream(b *testing.B) {
 	e := &env{ctx: context.Background(), stderr: io.Discard}
-	pc, err := newPageCompressor("auto", 1000)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer pc.Close()
 	for _, name := range []string{dataset.Text, dataset.Binaries, dataset.Zeros} {
 		data := benchData(b, name)
 		var frame bytes.Buffer
-		if _, err := compressStream(e, pc, 1000, bytes.NewReader(data), &frame, newProgress(e, "", -1, false)); err != nil {
-			b.Fatal(err)
-		}
+		compressData(b, data, &frame, streamOptions{backend: "simd", batch: 1000})
 		b.Run(name, func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			for b.Loop() {

@@ -31,8 +31,14 @@ func TestUsageAndExitStatus(t *testing.T) {
 		code int
 		text string
 	}{
-		{nil, 2, "lz4warp: no command (run 'lz4warp help'"},
-		{[]string{"frobnicate"}, 2, `unknown command "frobnicate"`},
+		{nil, 0, "\x04\x22\x4d\x18"}, // lz4's syntax: stdin to stdout (CLI-16)
+		{[]string{"frobnicate"}, 1, "lz4warp: open frobnicate: no such file"},
+		{[]string{"-B9"}, 2, "-B9: want -B4 to -B7"},
+		{[]string{"-13"}, 2, "levels are 1 to 12"},
+		{[]string{"-zd"}, 2, "-z with -d"},
+		{[]string{"a", "b", "c"}, 2, "-m for several inputs"},
+		{[]string{"version"}, 0, "lz4warp "},
+		{[]string{"-V"}, 0, "lz4warp "},
 		{[]string{"help"}, 0, "compress"},
 		{[]string{"compress", "-nosuchflag"}, 2, "flag provided but not defined"},
 		{[]string{"compress", "-h"}, 0, "-backend"},
@@ -61,11 +67,11 @@ func TestUsageErrorOneLine(t *testing.T) {
 	for _, args := range [][]string{
 		{"compress", "-zz"}, {"compress", "-batch", "x"}, {"compress", "a", "b"},
 		{"decompress", "-o"}, {"rule", "-pcie", "fast"}, {"bench", "-nosuchflag"},
-		{}, {"frobnicate"}, {"demo", "-batch", "0", "-pages", "2"}, {"demo", "-batch", "300000", "-pages", "2"},
+		{"-B9"}, {"--nosuchflag"}, {"-zd", "x"}, {"demo", "-batch", "0", "-pages", "2"}, {"demo", "-batch", "300000", "-pages", "2"},
 	} {
 		r := runCmd(t, dir, []byte{}, args...)
 		want := "lz4warp: "
-		if len(args) > 1 {
+		if len(args) > 1 && !strings.HasPrefix(args[0], "-") {
 			want = "lz4warp " + args[0] + ": "
 		}
 		if r.code != 2 || len(r.stdout) != 0 || !strings.HasPrefix(string(r.stderr), want) || bytes.Count(r.stderr, []byte("\n")) != 1 {
@@ -441,7 +447,7 @@ func TestInterrupt(t *testing.T) {
 	cmd.Process.Signal(syscall.SIGINT)
 	err = cmd.Wait()
 	stdin.Close()
-	if cmd.ProcessState.ExitCode() != 1 || !strings.Contains(stderr.String(), "interrupted") {
+	if cmd.ProcessState.ExitCode() != 130 || !strings.Contains(stderr.String(), "interrupted") {
 		t.Fatalf("after SIGINT: %v, stderr %q", err, stderr.String())
 	}
 	if got := dirNames(t, dir); len(got) != 0 {

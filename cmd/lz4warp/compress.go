@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/binary"
 	"errors"
 	"flag"
 	"fmt"
@@ -10,8 +9,6 @@ import (
 	"time"
 
 	"github.com/lz4warp/lz4warp"
-	"github.com/lz4warp/lz4warp/internal/lz4frame"
-	"github.com/lz4warp/lz4warp/reference"
 )
 
 const suffix = ".lz4"
@@ -39,8 +36,13 @@ func runCompress(e *env, args []string) error {
 	fs := newFlags(e, "compress", "[file|-]")
 	var ff fileFlags
 	ff.register(fs)
-	backend := fs.String("backend", "auto", "backend: auto, scalar, simd or gpu")
-	batch := fs.Int("batch", lz4warp.DefaultConfig().BatchSize, "pages per CompressBatch call")
+	var so streamOptions
+	fs.StringVar(&so.backend, "backend", "auto", "backend: auto, scalar, simd or gpu")
+	fs.IntVar(&so.batch, "batch", lz4warp.DefaultConfig().BatchSize, "pages per GPU launch")
+	fs.BoolVar(&so.blockChecksum, "block-checksum", false, "follow each block with its checksum")
+	fs.BoolVar(&so.noContentChecksum, "no-frame-crc", false, "no content checksum")
+	fs.BoolVar(&so.contentSize, "content-size", false, "store the input's size in the frame header (files only)")
+	fs.Var(&so.devices, "devices", "GPUs to use: all, or indexes such as 0,1 (default: device 0)")
 	operand, err := singleOperand(fs, args)
 	if err != nil {
 		return err
@@ -49,21 +51,111 @@ func runCompress(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if outPath == "-" && e.stdoutTTY {
-		return usagef("refusing to write compressed data to a terminal (use -o or redirect stdout)")
+	ff.out = outPath
+	return compressFile(e, operand, ff, so)
+}
+
+// streamOptions are a compress's frame options and backend (CLI-3, CLI-9).
+type streamOptions struct {
+	backend           string
+	batch             int
+	blockChecksum     bool
+	noContentChecksum bool
+	contentSize       bool
+	devices           deviceChoice // the GPUs (MD-8)
+}
+
+// openWriter returns a Writer into w on the backend so names, and the
+// Compressor to close after it (nil for the CPU backends, which need none).
+func openWriter(w io.Writer, so streamOptions, size int64) (*lz4warp.Writer, *lz4warp.Compressor, error) {
+	opts := []lz4warp.WriterOption{
+		lz4warp.WriterBlockChecksum(so.blockChecksum), lz4warp.WriterContentChecksum(!so.noContentChecksum),
 	}
-	pc, err := newPageCompressor(*backend, *batch)
+	if so.contentSize && size > 0 {
+		opts = append(opts, lz4warp.WriterContentSize(size))
+	}
+	if err := checkBackend(so); err != nil {
+		return nil, nil, err
+	}
+	cfg := lz4warp.DefaultConfig()
+	cfg.BatchSize = so.batch
+	so.devices.apply(&cfg)
+	var c *lz4warp.Compressor
+	var err error
+	switch so.backend {
+	case "auto":
+		c, err = lz4warp.NewCompressor(cfg)
+	case "gpu":
+		c, err = lz4warp.NewGPUBatchCompressor(cfg)
+		opts = append(opts, lz4warp.WriterBackend(lz4warp.BackendGPU))
+	case "simd":
+		opts = append(opts, lz4warp.WriterBackend(lz4warp.BackendSIMD))
+	case "scalar":
+		opts = append(opts, lz4warp.WriterBackend(lz4warp.BackendScalar))
+	}
 	if err != nil {
+		return nil, nil, fmt.Errorf("backend %s: %w", so.backend, err)
+	}
+	zw, err := lz4warp.NewWriter(w, c, opts...)
+	if err != nil {
+		if c != nil {
+			c.Close()
+		}
+		return nil, nil, err
+	}
+	return zw, c, nil
+}
+
+// compressFile compresses the input operand into ff.out (CLI-3).
+func compressFile(e *env, operand string, ff fileFlags, so streamOptions) error {
+	if ff.out == "-" && e.stdoutTTY {
+		return usagef("refusing to write compressed data to a terminal (name an output, or redirect stdout)")
+	}
+	if err := checkBackend(so); err != nil {
 		return err
 	}
-	defer pc.Close()
-	return withFiles(e, operand, outPath, ff, "compress", func(in *input, w io.Writer, prog *progress) (fileReport, error) {
-		pages := *batch
-		if in.size >= 0 { // a small file needs no batch-sized buffers
-			pages = int(min(int64(pages), in.size/lz4warp.PageSize+1))
+	return withFiles(e, operand, ff.out, ff, "compress", func(in *input, w io.Writer, prog *progress) (fileReport, error) {
+		zw, c, err := openWriter(w, so, in.size)
+		if err != nil {
+			return fileReport{}, err
 		}
-		return compressStream(e, pc, pages, in.r, w, prog)
+		if c != nil {
+			defer c.Close()
+		}
+		n, err := zw.ReadFrom(&progressReader{r: in.r, e: e, prog: prog})
+		if cerr := zw.Close(); err == nil {
+			err = cerr
+		}
+		return fileReport{in: n, out: zw.Written()}, err
 	})
+}
+
+// checkBackend reports a bad -backend or -batch as a usage error before any
+// file is opened.
+func checkBackend(so streamOptions) error {
+	switch so.backend {
+	case "auto", "gpu", "simd", "scalar":
+	default:
+		return usagef("-backend %q: want one of auto, scalar, simd, gpu", so.backend)
+	}
+	return checkBatch(so.batch)
+}
+
+// progressReader counts what is read for the progress bar and stops at an
+// interruption.
+type progressReader struct {
+	r    io.Reader
+	e    *env
+	prog *progress
+}
+
+func (p *progressReader) Read(b []byte) (int, error) {
+	if err := p.e.ctx.Err(); err != nil {
+		return 0, errInterrupted
+	}
+	n, err := p.r.Read(b)
+	p.prog.add(int64(n))
+	return n, err
 }
 
 // singleOperand parses the flags and returns the one optional file operand
@@ -94,17 +186,24 @@ func runDecompress(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	return withFiles(e, operand, outPath, ff, "decompress", func(in *input, w io.Writer, prog *progress) (fileReport, error) {
+	ff.out = outPath
+	return decompressFile(e, operand, ff)
+}
+
+// decompressFile decompresses the input operand into ff.out (CLI-5).
+func decompressFile(e *env, operand string, ff fileFlags) error {
+	if (operand == "" || operand == "-") && e.stdinTTY {
+		return usagef("refusing to read compressed data from a terminal")
+	}
+	return withFiles(e, operand, ff.out, ff, "decompress", func(in *input, w io.Writer, prog *progress) (fileReport, error) {
 		return decompressStream(e, in.r, w, prog)
 	})
 }
 
 // fileReport is what a compress or decompress did.
 type fileReport struct {
-	in, out  int64
-	backends map[lz4warp.Backend]int // compress: pages per backend that ran
-	kinds    [4]int                  // compress: pages per kind, by PAGE-2 code
-	elapsed  time.Duration
+	in, out int64
+	elapsed time.Duration
 }
 
 // withFiles opens the input and output, runs work, and commits the output
@@ -133,7 +232,7 @@ func withFiles(e *env, operand, outPath string, ff fileFlags, verb string,
 		err error
 	}
 	done := make(chan result, 1)
-	toStdout := out.tmp == nil // read here: an interruption's abort clears it
+	toStdout := out.final == "" // read here: an interruption's abort clears it
 	go func() {
 		rep, err := work(in, bw, prog)
 		// stdout gets what was done before a failure, as unbuffered
@@ -159,7 +258,7 @@ func withFiles(e *env, operand, outPath string, ff fileFlags, verb string,
 	if err != nil {
 		return fmt.Errorf("%s: %w", in.name, err)
 	}
-	if err := out.commit(); err != nil {
+	if err := out.commit(in.mtime); err != nil {
 		return err
 	}
 	rep.elapsed = time.Since(start)
@@ -179,199 +278,18 @@ func printFileReport(w io.Writer, verb, from, to string, r fileReport) {
 		fmt.Fprintf(w, ", %.1f MB/s", float64(r.in)/secs/1e6)
 	}
 	fmt.Fprintln(w)
-	if verb == "compress" {
-		fmt.Fprintf(w, "  pages: %d same, %d lz4, %d raw", r.kinds[lz4warp.KindSame], r.kinds[lz4warp.KindLZ4], r.kinds[lz4warp.KindRaw])
-		for _, b := range []lz4warp.Backend{lz4warp.BackendGPU, lz4warp.BackendSIMD, lz4warp.BackendScalar} {
-			if n := r.backends[b]; n > 0 {
-				fmt.Fprintf(w, "; %d on %v", n, b)
-			}
-		}
-		fmt.Fprintln(w)
-	}
-}
-
-// batchBuf is one batch in flight between the reader and the writer.
-type batchBuf struct {
-	pages []lz4warp.Page
-	full  int // whole pages read
-	tail  int // bytes of a last, partial page (in pages[full])
-	res   *lz4warp.BatchResult
-	err   error
-}
-
-// compressStream reads r in batches of whole pages, compresses each batch
-// through the public API and writes one frame (CLI-3). Reading and
-// compressing one batch overlaps writing the previous one; memory holds
-// three batches at most, whatever the input's length.
-func compressStream(e *env, pc *pageCompressor, batch int, r io.Reader, w io.Writer, prog *progress) (fileReport, error) {
-	rep := fileReport{backends: map[lz4warp.Backend]int{}}
-	// Buffers are made as the pipeline needs them, three at most.
-	free := make(chan *batchBuf, 3)
-	made := 0
-	ready := make(chan *batchBuf, 1)
-	// stop ends the reader when the writer returns early (an error, an
-	// interruption); the reader may then still be blocked in a read, and
-	// is left to finish on its own.
-	stop := make(chan struct{})
-	defer close(stop)
-	go func() {
-		defer close(ready)
-		for {
-			var b *batchBuf
-			select {
-			case b = <-free:
-			case <-stop:
-				return
-			default:
-				if made < cap(free) {
-					made++
-					b = &batchBuf{pages: make([]lz4warp.Page, batch)}
-					break
-				}
-				select {
-				case b = <-free:
-				case <-stop:
-					return
-				}
-			}
-			b.res = nil
-			b.full, b.tail, b.err = readPages(r, b.pages)
-			if b.err == nil && b.full > 0 {
-				b.res, b.err = pc.compress(b.pages[:b.full])
-				if b.err == nil && len(b.res.Pages) != b.full {
-					b.err = fmt.Errorf("CompressBatch returned %d pages for %d", len(b.res.Pages), b.full)
-				}
-			}
-			select {
-			case ready <- b:
-			case <-stop:
-				return
-			}
-			if b.err != nil || b.full < len(b.pages) {
-				return
-			}
-		}
-	}()
-
-	fw := lz4frame.NewWriter(w, lz4frame.WriterOptions{})
-	var same sameBlocks
-	for b := range ready {
-		if b.err != nil {
-			return rep, b.err
-		}
-		if b.res != nil {
-			rep.backends[b.res.Backend] += b.full
-			for i, p := range b.res.Pages {
-				data := b.pages[i][:]
-				var block []byte
-				switch p.Kind {
-				case lz4warp.KindLZ4:
-					block = p.Data
-				case lz4warp.KindSame:
-					block = same.block(data)
-				case lz4warp.KindRaw:
-				default:
-					return rep, fmt.Errorf("page %d of a batch has kind %v", i, p.Kind)
-				}
-				rep.kinds[p.Kind]++
-				if err := fw.WriteBlock(data, block); err != nil {
-					return rep, err
-				}
-			}
-		}
-		if b.tail > 0 {
-			data := b.pages[b.full][:b.tail]
-			if err := fw.WriteBlock(data, shortBlock(data)); err != nil {
-				return rep, err
-			}
-		}
-		n := int64(b.full)*lz4warp.PageSize + int64(b.tail)
-		rep.in += n
-		prog.add(n)
-		free <- b
-	}
-	if err := fw.Close(); err != nil {
-		return rep, err
-	}
-	rep.out = fw.Written()
-	return rep, nil
-}
-
-// readPages fills pages from r: the number of whole pages, and the length of
-// a last partial page when r ends inside one.
-func readPages(r io.Reader, pages []lz4warp.Page) (full, tail int, err error) {
-	for full < len(pages) {
-		n, err := io.ReadFull(r, pages[full][:])
-		if err == io.EOF {
-			return full, 0, nil
-		}
-		if err == io.ErrUnexpectedEOF {
-			return full, n, nil
-		}
-		if err != nil {
-			return full, 0, err
-		}
-		full++
-	}
-	return full, 0, nil
-}
-
-// sameBlocks caches the LZ4 block of the latest same-filled pages: a frame
-// has no same-filled kind, so such a page is written as its canonical LZ4
-// block (CLI-3), and most of them share one fill word (zero).
-type sameBlocks struct {
-	words  [4]uint64
-	blocks [4][]byte
-	next   int
-}
-
-func (s *sameBlocks) block(page []byte) []byte {
-	word := binary.LittleEndian.Uint64(page)
-	for i, w := range s.words {
-		if w == word && s.blocks[i] != nil {
-			return s.blocks[i]
-		}
-	}
-	dst := make([]byte, reference.CompressBlockBound(len(page)))
-	n, err := reference.CompressBlock(dst, page)
-	if err != nil {
-		return nil // cannot happen with a bound-sized dst; store the page
-	}
-	i := s.next
-	s.next = (s.next + 1) % len(s.words)
-	s.words[i], s.blocks[i] = word, dst[:n]
-	return s.blocks[i]
-}
-
-// shortBlock compresses a last page shorter than 4 KiB with the canonical
-// parse and the raw rule of PAGE-5 scaled to its length: nil (store it)
-// unless the block is shorter than three quarters of the data (CLI-3).
-func shortBlock(data []byte) []byte {
-	// The longest block kept: the largest n with n < 3L/4, that is
-	// 4n < 3L, n = floor((3L-1)/4); floor(3L/4)-1 is one short whenever
-	// 3L/4 is not whole.
-	limit := (3*len(data) - 1) / 4
-	if limit < 1 {
-		return nil
-	}
-	dst := make([]byte, limit)
-	n, err := reference.CompressBlock(dst, data)
-	if err != nil {
-		return nil
-	}
-	return dst[:n]
 }
 
 // decompressStream writes the content of every frame of r to w (CLI-5).
 func decompressStream(e *env, r io.Reader, w io.Writer, prog *progress) (fileReport, error) {
 	var rep fileReport
-	zr := lz4frame.NewReader(r)
+	zr := lz4warp.NewReader(r)
 	cw := &countingWriter{w: w, ctx: e, onWrite: func() { prog.set(zr.Offset()) }}
 	_, err := zr.WriteTo(cw)
 	rep.in, rep.out = zr.Offset(), cw.n
 	prog.set(zr.Offset())
 	if err != nil {
-		var fe *lz4frame.Error
+		var fe *lz4warp.FrameError
 		if errors.As(err, &fe) {
 			return rep, err
 		}

@@ -175,7 +175,7 @@ func demoRun(backend string, pages, restored []lz4warp.Page, batch int) (*demoRe
 	if backend == bufferBackend || backend == asyncBackend {
 		name = "auto"
 	}
-	pc, err := newPageCompressor(name, batch)
+	pc, err := newPageCompressor(name, batch, deviceChoice{})
 	if err != nil {
 		return nil, err
 	}

@@ -4,15 +4,19 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/lz4warp/lz4warp"
 )
 
 // runDevices lists every CUDA device with its DeviceInfo, optimal batch
 // size (API-9) and support (API-10), or says clearly that there is none
-// (CLI-12).
+// (CLI-12). With -devices it lists the chosen devices and opens a GPU
+// Compressor on all of them at once, or fails saying why (MD-8).
 func runDevices(e *env, args []string) error {
 	fs := newFlags(e, "devices", "")
+	var choice deviceChoice
+	fs.Var(&choice, "devices", "open a GPU Compressor on these: all, or indexes such as 0,1")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -23,7 +27,25 @@ func runDevices(e *env, args []string) error {
 	if err != nil && !errors.Is(err, lz4warp.ErrGPUNotAvailable) {
 		return fmt.Errorf("listing CUDA devices: %w", err)
 	}
+	if !choice.chosen() {
+		printDevices(e.stdout, devs, err)
+		return nil
+	}
+	if choice.list != nil {
+		devs = slices.DeleteFunc(devs, func(d lz4warp.DeviceInfo) bool { return !slices.Contains(choice.list, d.Index) })
+	}
 	printDevices(e.stdout, devs, err)
+	cfg := lz4warp.DefaultConfig()
+	choice.apply(&cfg)
+	c, err := lz4warp.NewGPUBatchCompressor(cfg)
+	if err != nil {
+		return fmt.Errorf("devices %s: %w", choice.String(), err)
+	}
+	n := len(c.Stats().Devices)
+	if err := c.Close(); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "a Compressor opened %d devices (%s)\n", n, choice.String())
 	return nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // parseInterspersed parses flags placed before or after the operands, as
@@ -56,12 +57,13 @@ func endedByDashDash(fs *flag.FlagSet, consumed []string) bool {
 
 // input is an opened input: stdin or a file.
 type input struct {
-	r    io.Reader
-	name string // for messages
-	path string // "" for stdin
-	size int64  // -1 when unknown
-	mode fs.FileMode
-	f    *os.File
+	r     io.Reader
+	name  string // for messages
+	path  string // "" for stdin
+	size  int64  // -1 when unknown
+	mode  fs.FileMode
+	mtime time.Time // zero for stdin
+	f     *os.File
 }
 
 func openInput(e *env, operand string) (*input, error) {
@@ -81,7 +83,7 @@ func openInput(e *env, operand string) (*input, error) {
 		f.Close()
 		return nil, fmt.Errorf("%s is a directory", operand)
 	}
-	in := &input{r: f, name: operand, path: operand, size: -1, mode: fi.Mode().Perm(), f: f}
+	in := &input{r: f, name: operand, path: operand, size: -1, mode: fi.Mode().Perm(), mtime: fi.ModTime(), f: f}
 	if fi.Mode().IsRegular() {
 		in.size = fi.Size()
 	}
@@ -99,10 +101,11 @@ func (in *input) Close() error {
 // its name only once complete (CLI-8). The data goes to a temporary file in
 // the same directory, renamed over the final name by commit.
 type output struct {
-	w     io.Writer
-	name  string // for messages
-	final string // "" for stdout
-	tmp   *os.File
+	w      io.Writer
+	name   string // for messages
+	final  string // "" for stdout and other outputs written in place
+	tmp    *os.File
+	direct *os.File // a device or pipe (/dev/null), written in place
 }
 
 var errExists = errors.New("already exists (use -f to overwrite)")
@@ -114,11 +117,19 @@ func createOutput(e *env, path string, force bool, mode fs.FileMode) (*output, e
 		return &output{w: e.stdout, name: "stdout"}, nil
 	}
 	if fi, err := os.Stat(path); err == nil {
-		if !force {
-			return nil, fmt.Errorf("%s %w", path, errExists)
+		if fi.IsDir() {
+			return nil, fmt.Errorf("%s is a directory", path)
 		}
 		if !fi.Mode().IsRegular() {
-			return nil, fmt.Errorf("%s is not a regular file", path)
+			// /dev/null, a FIFO, a terminal: written in place, as lz4 does.
+			f, err := os.OpenFile(path, os.O_WRONLY, 0)
+			if err != nil {
+				return nil, err
+			}
+			return &output{w: f, name: path, direct: f}, nil
+		}
+		if !force {
+			return nil, fmt.Errorf("%s %w", path, errExists)
 		}
 	}
 	dir, base := filepath.Split(path)
@@ -141,12 +152,26 @@ func createOutput(e *env, path string, force bool, mode fs.FileMode) (*output, e
 	return &output{w: tmp, name: path, final: path, tmp: tmp}, nil
 }
 
-// commit makes the output appear under its name.
-func (o *output) commit() error {
+// commit makes the output appear under its name, with the input's
+// modification time when it has one: its data reach the disk (fsync)
+// before the rename that makes them the output, so that a crash leaves
+// the old file or the whole new one (CLI-8).
+func (o *output) commit(mtime time.Time) error {
+	if o.direct != nil {
+		err := o.direct.Close()
+		o.direct = nil
+		return err
+	}
 	if o.tmp == nil {
 		return nil
 	}
-	err := o.tmp.Close()
+	err := o.tmp.Sync()
+	if err == nil && !mtime.IsZero() {
+		err = os.Chtimes(o.tmp.Name(), time.Time{}, mtime)
+	}
+	if cerr := o.tmp.Close(); err == nil {
+		err = cerr
+	}
 	if err == nil {
 		err = os.Rename(o.tmp.Name(), o.final)
 	}
@@ -160,6 +185,10 @@ func (o *output) commit() error {
 // abort removes a file output that was not committed; nothing remains
 // under the output's name, nor a temporary file.
 func (o *output) abort() {
+	if o.direct != nil {
+		o.direct.Close()
+		o.direct = nil
+	}
 	if o.tmp == nil {
 		return
 	}

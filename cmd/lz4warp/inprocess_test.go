@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/lz4warp/lz4warp"
-	"github.com/lz4warp/lz4warp/reference"
 )
 
 // runIn runs a command line in this process with the given terminal flags.
@@ -100,39 +99,6 @@ func TestIsTerminal(t *testing.T) {
 	defer ptmx.Close()
 	if !isTerminal(ptmx) {
 		t.Error("a pseudo-terminal is not taken for a terminal")
-	}
-}
-
-// Checks CLI-3: a short last page of every length L from 1 to 4,095 is its
-// canonical block exactly when the block's length n has 4n < 3L, stored
-// otherwise. The data sit at the threshold: r random bytes then a run.
-func TestShortBlockEveryLength(t *testing.T) {
-	rng := rand.New(rand.NewPCG(7, 7))
-	noise := make([]byte, 4096)
-	for i := range noise {
-		noise[i] = byte(rng.Uint32())
-	}
-	blk := make([]byte, reference.CompressBlockBound(4096))
-	fractional := 0 // kept blocks of floor(3L/4) bytes, L·3/4 not whole
-	for L := 1; L < 4096; L++ {
-		// A block is about r bytes, plus a few and r/255 for lengths.
-		for r := max(0, 3*L/4-12-L/255); r <= min(L, 3*L/4+1); r++ {
-			data := append(bytes.Clone(noise[:r]), bytes.Repeat([]byte{0}, L-r)...)
-			n, err := reference.CompressBlock(blk, data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := shortBlock(data)
-			if keep := 4*n < 3*L; keep != (got != nil) || keep && !bytes.Equal(got, blk[:n]) {
-				t.Fatalf("L=%d, r=%d: canonical block of %d bytes, shortBlock gives %d bytes (nil: %v)", L, r, n, len(got), got == nil)
-			}
-			if got != nil && n == 3*L/4 && 3*L%4 != 0 {
-				fractional++
-			}
-		}
-	}
-	if fractional == 0 {
-		t.Fatal("no case of a kept block of floor(3L/4) bytes: the test misses the boundary")
 	}
 }
 

@@ -1,15 +1,18 @@
 // Command lz4warp compresses files into standard .lz4 frames, 4 KiB page by
 // 4 KiB page, on the CPU or an NVIDIA GPU, and measures the backends.
 //
-//	lz4warp compress [-o out] [-f] [-backend b] [-batch N] [file|-]
+//	lz4warp [-z|-d|-t] [-c] [-f] [-k|--rm] [-q|-v] [-m] [-1..-12] [-BX] [--no-frame-crc] [--content-size] [input [output]]
+//	lz4warp compress [-o out] [-f] [-backend b] [-batch N] [-devices all|0,1] [file|-]
 //	lz4warp decompress [-o out] [-f] [file|-]
-//	lz4warp bench [-data list] [-batches list] [-pages N] [-svg path]
-//	lz4warp devices
+//	lz4warp bench [-data list] [-batches list] [-pages N] [-svg path] [-devices all|0,1]
+//	lz4warp devices [-devices all|0,1]
 //	lz4warp rule [-pages N] [-pcie GBps] [-gpu GBps]
 //	lz4warp demo
+//	lz4warp version
 //
 // Exit status: 0 on success, 1 when the work fails (bad input, I/O), 2 for
-// a usage error (spec/cli.md, CLI-1).
+// a usage error, 128 plus the signal's number when interrupted (spec/cli.md,
+// CLI-1, CLI-16).
 package main
 
 import (
@@ -20,7 +23,10 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
+
+	"golang.org/x/term"
 )
 
 // Exit statuses (CLI-1).
@@ -46,8 +52,8 @@ type env struct {
 	ctx            context.Context
 	stdin          io.Reader
 	stdout, stderr io.Writer
-	// stderrTTY and stdoutTTY say whether those are terminals.
-	stderrTTY, stdoutTTY bool
+	// stdinTTY, stderrTTY and stdoutTTY say whether those are terminals.
+	stdinTTY, stderrTTY, stdoutTTY bool
 }
 
 type command struct {
@@ -62,24 +68,38 @@ var commands = []command{
 	{"devices", "list the CUDA devices", runDevices},
 	{"rule", "the PCIe 5x rule with its arithmetic", runRule},
 	{"demo", "compress a dataset of real pages through every backend and report", runDemo},
+	{"version", "print the version", runVersion},
 }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	var caught atomic.Int32
+	go func() {
+		s := <-sigs
+		caught.Store(int32(s.(syscall.Signal)))
+		cancel()
+	}()
 	e := &env{
 		ctx: ctx, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr,
-		stderrTTY: isTerminal(os.Stderr), stdoutTTY: isTerminal(os.Stdout),
+		stdinTTY: isTerminal(os.Stdin), stderrTTY: isTerminal(os.Stderr), stdoutTTY: isTerminal(os.Stdout),
 	}
 	code := run(e, os.Args[1:])
-	stop()
+	if s := caught.Load(); s != 0 && code != exitOK {
+		code = 128 + int(s) // as a shell reports a process the signal ended (CLI-16)
+	}
 	os.Exit(code)
 }
+
+// isTerminal reports whether f is a terminal; other character devices
+// (/dev/null) are not (CLI-7).
+func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
 
 // run runs one command line and returns the exit status.
 func run(e *env, args []string) int {
 	if len(args) == 0 {
-		fmt.Fprintln(e.stderr, "lz4warp: no command (run 'lz4warp help' for the commands)")
-		return exitUsage
+		return runLZ4Mode(e, args)
 	}
 	name := args[0]
 	if name == "help" || name == "-h" || name == "-help" || name == "--help" {
@@ -103,12 +123,12 @@ func run(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "lz4warp %s: %v\n", name, err)
 		return exitFail
 	}
-	fmt.Fprintf(e.stderr, "lz4warp: unknown command %q (run 'lz4warp help' for the commands)\n", name)
-	return exitUsage
+	return runLZ4Mode(e, args)
 }
 
 func printUsage(w io.Writer) {
-	fmt.Fprintln(w, "usage: lz4warp <command> [flags] [args]")
+	fmt.Fprintln(w, "usage: lz4warp [lz4 flags] [input [output]]   (as the lz4 command; lz4warp -h lists the flags)")
+	fmt.Fprintln(w, "       lz4warp <command> [flags] [args]")
 	fmt.Fprintln(w)
 	for _, c := range commands {
 		fmt.Fprintf(w, "  %-11s %s\n", c.name, c.summary)

@@ -525,6 +525,20 @@ func (c *Context) Register(b []byte) (DevicePtr, error) {
 	return d, err
 }
 
+// HostDevicePointer is the device address of b[0] in this context, where b
+// is memory that Register or HostAlloc locked portably in any context: the
+// address may differ from one context to another.
+func (c *Context) HostDevicePointer(b []byte) (DevicePtr, error) {
+	if len(b) == 0 {
+		return 0, errors.New("cudart: HostDevicePointer of no bytes")
+	}
+	var d DevicePtr
+	err := c.Do(func() error {
+		return checkCode("cuMemHostGetDevicePointer", call(driver.cuMemHostGetDevicePointer, uintptr(unsafe.Pointer(&d)), uintptr(unsafe.Pointer(&b[0])), 0))
+	})
+	return d, err
+}
+
 // Unregister undoes Register; after Close it does nothing.
 func (c *Context) Unregister(b []byte) error {
 	if c.closed || len(b) == 0 {

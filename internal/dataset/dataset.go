@@ -16,6 +16,7 @@ package dataset
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // PageSize is the size of one page.
@@ -66,9 +67,12 @@ func Deterministic() []string {
 }
 
 // Load returns at most maxPages pages of the named set (exactly maxPages for
-// zeros, random and mixed). Errors wrap ErrUnknown, ErrCount or ErrNoSource.
+// zeros, random and mixed), or of a corpus that Corpora lists. Errors wrap ErrUnknown, ErrCount or ErrNoSource.
 func Load(name string, maxPages int) ([]Page, error) {
 	load, ok := loaders[name]
+	if strings.HasPrefix(name, CorpusPrefix) {
+		load, ok = func(maxPages int) ([]Page, error) { return loadCorpus(name, maxPages) }, true
+	}
 	if !ok {
 		return nil, fmt.Errorf("%w %q (known: %v)", ErrUnknown, name, Names())
 	}

@@ -19,7 +19,7 @@ func sameFilledAVX2(page *[PageSize]byte) bool
 // thirds of the time clear takes (REP STOSQ).
 //
 //go:noescape
-func clearTableAVX2(table *[1 << hashLog]uint16)
+func clearTableAVX2(table *hashTable)
 
 // fillPageAVX2 is fillPageGo with 32-byte stores: 4 KiB in the time clear
 // takes (REP STOSQ), and in half the time of the 16-byte moves of any
@@ -35,7 +35,7 @@ func sameFilled(page *[PageSize]byte) bool {
 	return sameFilledGo(page)
 }
 
-func clearTable(table *[1 << hashLog]uint16) {
+func clearTable(table *hashTable) {
 	if useAVX2 {
 		clearTableAVX2(table)
 		return

@@ -45,7 +45,7 @@ func TestClearTableAVX2(t *testing.T) {
 	}
 	var e Encoder
 	for i := range e.table {
-		e.table[i] = uint16(i) | 1
+		e.table[i] = uint32(i) | 1
 	}
 	e.cand[0] = 7
 	clearTableAVX2(&e.table)

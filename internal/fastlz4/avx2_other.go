@@ -4,6 +4,6 @@ package fastlz4
 
 func sameFilled(page *[PageSize]byte) bool { return sameFilledGo(page) }
 
-func clearTable(table *[1 << hashLog]uint16) { clear(table[:]) }
+func clearTable(table *hashTable) { clear(table[:]) }
 
 func fillPage(page *[PageSize]byte, word uint64) { fillPageGo(page, word) }

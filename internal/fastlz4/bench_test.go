@@ -3,6 +3,7 @@ package fastlz4
 import (
 	"fmt"
 	"runtime"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -10,8 +11,19 @@ import (
 	"github.com/pierrec/lz4/v4"
 
 	"github.com/lz4warp/lz4warp/internal/dataset"
+	"github.com/lz4warp/lz4warp/internal/liblz4"
 	"github.com/lz4warp/lz4warp/reference"
 )
+
+// benchSets are the data sets of the encode benchmarks: those of package
+// dataset, then the corpora of LZ4WARP_CORPUS (make corpus) where it is set.
+func benchSets() []string {
+	names, _ := dataset.Corpora()
+	return append(dataset.Names(), names...)
+}
+
+// loadBenchPages loads benchPages pages of a set of benchSets.
+func loadBenchPages(name string) ([]dataset.Page, error) { return dataset.Load(name, benchPages) }
 
 // The page benchmarks run on b.RunParallel, so -cpu sets the number of
 // goroutines: -cpu 1 measures one core, -cpu 16 sixteen goroutines. MB/s
@@ -44,6 +56,15 @@ func pageEncoders() []pageEncoder {
 			c := new(lz4.Compressor)
 			return func(dst []byte, p *[PageSize]byte) int { return PierrecPageSize(c, dst, p) }
 		}},
+		// liblz4's LZ4_compress_default (what `lz4 -1` runs) in lz4warp's
+		// page format (RATIO-2); nil where liblz4.so.1 is missing.
+		{"liblz4", func() func([]byte, *[PageSize]byte) int {
+			lib, err := liblz4.Load()
+			if err != nil {
+				return nil
+			}
+			return func(dst []byte, p *[PageSize]byte) int { return lib.PageSize(dst, p, IsSameFilled(p), RawThreshold) }
+		}},
 		// pierrec's CompressBlock alone, as a caller without lz4warp's page
 		// format would run it: a same-filled page is compressed too, and an
 		// incompressible one (0 from CompressBlock) counts 4,096 bytes.
@@ -63,9 +84,12 @@ func pageEncoders() []pageEncoder {
 // input bytes over stored bytes (RATIO-2's counting).
 func BenchmarkEncodePage(b *testing.B) {
 	for _, codec := range pageEncoders() {
-		for _, name := range dataset.Names() {
+		for _, name := range benchSets() {
 			b.Run(fmt.Sprintf("%s/%s", codec.name, name), func(b *testing.B) {
-				pages, err := dataset.Load(name, benchPages)
+				if codec.make() == nil {
+					b.Skip(liblz4.Require(b))
+				}
+				pages, err := loadBenchPages(name)
 				if err != nil {
 					b.Skip(err)
 				}
@@ -108,25 +132,33 @@ func BenchmarkEncodePage(b *testing.B) {
 // example:
 //
 //	go test ./internal/fastlz4 -run '^$' -bench EncodePagePair -count 5
+//
+// liblz4/<set> does the same against liblz4's LZ4_compress_default in the
+// page format (x-liblz4: liblz4's time over fastlz4's; the cgo call adds
+// some 50 ns to liblz4's micro-seconds a page).
 func BenchmarkEncodePagePair(b *testing.B) {
-	for _, rival := range []string{"pierrec", "pierrec-block"} {
-		for _, name := range dataset.Names() {
+	for _, rival := range []string{"pierrec", "pierrec-block", "liblz4"} {
+		for _, name := range benchSets() {
 			sub := name
-			if rival == "pierrec-block" {
-				sub = "block/" + name
+			if rival != "pierrec" {
+				sub = strings.TrimPrefix(rival, "pierrec-") + "/" + name
 			}
 			b.Run(sub, func(b *testing.B) {
-				pages, err := dataset.Load(name, benchPages)
-				if err != nil {
-					b.Skip(err)
-				}
 				encoders := map[string]func([]byte, *[PageSize]byte) int{}
 				for _, codec := range pageEncoders() {
 					encoders[codec.name] = codec.make()
 				}
-				encoders["pierrec"] = encoders[rival] // inTurns' rival
+				if encoders[rival] == nil {
+					b.Skip(liblz4.Require(b))
+				}
+				pages, err := loadBenchPages(name)
+				if err != nil {
+					b.Skip(err)
+				}
+				metric := strings.TrimSuffix(rival, "-block") // pierrec-block's metrics are pierrec's
+				encoders[metric] = encoders[rival]
 				dst := make([]byte, max(PageBound, lz4.CompressBlockBound(PageSize)))
-				inTurns(b, len(pages), func(codec string, lo, hi int) time.Duration {
+				inTurnsWith(b, metric, len(pages), func(codec string, lo, hi int) time.Duration {
 					encode := encoders[codec]
 					start := time.Now()
 					for i := range pages[lo:hi] {
@@ -288,6 +320,12 @@ func decodePair(b *testing.B, ours, theirs []payload) {
 // times codec on pages lo to hi, and reports each codec's ns/page and
 // x-pierrec, pierrec's total time over fastlz4's.
 func inTurns(b *testing.B, n int, run func(codec string, lo, hi int) time.Duration) {
+	inTurnsWith(b, "pierrec", n, run)
+}
+
+// inTurnsWith is inTurns against the codec named rival, whose metrics take
+// its name (x-<rival>).
+func inTurnsWith(b *testing.B, rival string, n int, run func(codec string, lo, hi int) time.Duration) {
 	const turn = 64
 	b.SetBytes(2 * turn * PageSize)
 	var fast, slow time.Duration
@@ -298,16 +336,16 @@ func inTurns(b *testing.B, n int, run func(codec string, lo, hi int) time.Durati
 		}
 		var f, p time.Duration
 		if it%2 == 0 {
-			f, p = run("fastlz4", i, i+turn), run("pierrec", i, i+turn)
+			f, p = run("fastlz4", i, i+turn), run(rival, i, i+turn)
 		} else {
-			p, f = run("pierrec", i, i+turn), run("fastlz4", i, i+turn)
+			p, f = run(rival, i, i+turn), run("fastlz4", i, i+turn)
 		}
 		fast, slow = fast+f, slow+p
 		i += turn
 	}
 	b.ReportMetric(float64(fast.Nanoseconds())/float64(b.N*turn), "fastlz4-ns/page")
-	b.ReportMetric(float64(slow.Nanoseconds())/float64(b.N*turn), "pierrec-ns/page")
-	b.ReportMetric(float64(slow)/float64(max(fast, 1)), "x-pierrec")
+	b.ReportMetric(float64(slow.Nanoseconds())/float64(b.N*turn), rival+"-ns/page")
+	b.ReportMetric(float64(slow)/float64(max(fast, 1)), "x-"+rival)
 }
 
 // BenchmarkFillPage restores a same-filled page from its word, zero and

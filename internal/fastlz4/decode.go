@@ -5,9 +5,10 @@ import (
 	"fmt"
 )
 
-// maxLength bounds a decoded length field, as reference.DecompressBlock
-// does: no valid block needs a longer one.
-const maxLength = MaxBlockSize + 65535
+// MaxLengthField bounds a decoded length field, as reference.DecompressBlock
+// does: no valid block needs a longer one, and a longer one is ErrCorrupt.
+// The GPU's decoder checks the same bound.
+const MaxLengthField = MaxBlockSize + 65535
 
 // decodeFast takes a sequence only when it starts with this many bytes of
 // src and of dst left (decode_amd64.s says why these suffice).
@@ -21,18 +22,46 @@ const (
 // reference.DecompressBlock, with ErrCorrupt where the reference reports
 // its ErrCorrupt and ErrShortBuffer where it reports its ErrShortBuffer.
 // It never reads outside src nor writes outside dst; bytes of dst past the
-// returned length may be overwritten.
+// returned length may be overwritten. With an error it returns 0.
 func DecompressBlock(dst, src []byte) (int, error) {
 	return decompressBlock(dst, src, useFast)
 }
 
+// DecompressBlockPrefix decodes the LZ4 block src into dst[prefix:], where
+// dst[:prefix] is the data before the block that its matches may reach:
+// the window of linked blocks in an LZ4 frame, or a dictionary. It returns
+// the end of the output in dst. Unlike DecompressBlock it takes blocks of
+// any size: a length field is bounded by dst alone, so blocks of up to
+// 4 MiB (the LZ4 frame format's largest) decode. It reports ErrCorrupt or
+// ErrShortBuffer (the block decodes past the end of dst); it never reads
+// outside src nor writes outside dst[prefix:], and bytes past the returned
+// end may be overwritten.
+func DecompressBlockPrefix(dst []byte, prefix int, src []byte) (int, error) {
+	if prefix < 0 || prefix > len(dst) {
+		return 0, ErrShortBuffer
+	}
+	return decompressFrom(dst, src, prefix, maxPrefixLength, useFast)
+}
+
+// maxPrefixLength bounds DecompressBlockPrefix's length fields far above
+// any block's, so that sums of lengths cannot overflow; dst bounds them
+// first.
+const maxPrefixLength = 1 << 30
+
 // decompressBlock is DecompressBlock, with the assembly loop when fast is
 // set and in Go alone otherwise.
 func decompressBlock(dst, src []byte, fast bool) (int, error) {
+	return decompressFrom(dst, src, 0, MaxLengthField, fast)
+}
+
+// decompressFrom decodes src into dst from out, where dst[:out] is history
+// the matches may reach, with length fields bounded by maxLen (the
+// assembly loop leaves any length above MaxLengthField to the Go path).
+func decompressFrom(dst, src []byte, out, maxLen int, fast bool) (int, error) {
 	// With cap = len, the bounds checks of two-index slices, which Go
 	// makes against the capacity, hold against the length.
 	dst, src = dst[:len(dst):len(dst)], src[:len(src):len(src)]
-	in, out := 0, 0
+	in := 0
 	for {
 		if fast && len(src)-in >= fastSrcRoom && len(dst)-out >= fastDstRoom {
 			// Whole sequences, up to the first it leaves to the checks
@@ -57,7 +86,7 @@ func decompressBlock(dst, src []byte, fast bool) (int, error) {
 				in += 3 + int(lit)
 				out += int(lit)
 			} else {
-				litLen, next, err := readLength(src, in+1, 15)
+				litLen, next, err := readLength(src, in+1, 15, maxLen)
 				if err != nil {
 					return 0, err
 				}
@@ -84,7 +113,7 @@ func decompressBlock(dst, src []byte, fast bool) (int, error) {
 			matchLen := int(token&15) + minMatch
 			if matchLen == 15+minMatch {
 				var err error
-				if matchLen, in, err = readLength(src, in, 15); err != nil {
+				if matchLen, in, err = readLength(src, in, 15, maxLen); err != nil {
 					return 0, err
 				}
 				matchLen += minMatch
@@ -108,8 +137,10 @@ func decompressBlock(dst, src []byte, fast bool) (int, error) {
 		}
 		var err error
 		var done bool
-		if in, out, done, err = sequence(dst, src, in, out); done || err != nil {
-			return out, err
+		if in, out, done, err = sequenceLimit(dst, src, in, out, maxLen); err != nil {
+			return 0, err
+		} else if done {
+			return out, nil
 		}
 	}
 }
@@ -118,12 +149,17 @@ func decompressBlock(dst, src []byte, fast bool) (int, error) {
 // check of reference.DecompressBlock in its order. done reports the last
 // sequence; on an error, out is 0.
 func sequence(dst, src []byte, in, out int) (int, int, bool, error) {
+	return sequenceLimit(dst, src, in, out, MaxLengthField)
+}
+
+// sequenceLimit is sequence with length fields bounded by maxLen.
+func sequenceLimit(dst, src []byte, in, out, maxLen int) (int, int, bool, error) {
 	if in >= len(src) {
 		return 0, 0, false, ErrCorrupt
 	}
 	token := src[in]
 	in++
-	litLen, in, err := readLength(src, in, int(token>>4))
+	litLen, in, err := readLength(src, in, int(token>>4), maxLen)
 	if err != nil {
 		return 0, 0, false, err
 	}
@@ -146,7 +182,7 @@ func sequence(dst, src []byte, in, out int) (int, int, bool, error) {
 	if offset == 0 || offset > out {
 		return 0, 0, false, ErrCorrupt
 	}
-	matchLen, in, err := readLength(src, in, int(token&15))
+	matchLen, in, err := readLength(src, in, int(token&15), maxLen)
 	if err != nil {
 		return 0, 0, false, err
 	}
@@ -194,8 +230,8 @@ func copyMatch(dst []byte, out, offset, length int) {
 }
 
 // readLength adds the extension bytes of a 4-bit length field v when it
-// holds 15.
-func readLength(src []byte, in, v int) (int, int, error) {
+// holds 15, up to maxLen.
+func readLength(src []byte, in, v, maxLen int) (int, int, error) {
 	if v != 15 {
 		return v, in, nil
 	}
@@ -206,7 +242,7 @@ func readLength(src []byte, in, v int) (int, int, error) {
 		b := src[in]
 		in++
 		v += int(b)
-		if v > maxLength {
+		if v > maxLen {
 			return 0, 0, ErrCorrupt
 		}
 		if b != 255 {
@@ -234,28 +270,49 @@ func fillPageGo(page *[PageSize]byte, word uint64) {
 // DecodePage restores a page from its kind and payload, accepting exactly
 // the payloads reference.DecodePage accepts (PAGE-6).
 func DecodePage(dst *[PageSize]byte, kind Kind, data []byte) error {
+	if err := PayloadError(kind, len(data)); err != nil {
+		return err
+	}
 	switch kind {
 	case KindSame:
-		if len(data) != 8 {
-			return fmt.Errorf("%w: same-filled payload of %d bytes, want 8", ErrBadKind, len(data))
-		}
 		fillPage(dst, binary.LittleEndian.Uint64(data))
-		return nil
 	case KindLZ4:
 		n, err := DecompressBlock(dst[:], data)
 		if err != nil {
 			return err
 		}
 		if n != PageSize {
-			return fmt.Errorf("%w: block decodes to %d bytes, want %d", ErrCorrupt, n, PageSize)
+			return ShortPageError(n)
 		}
-		return nil
 	case KindRaw:
-		if len(data) != PageSize {
-			return fmt.Errorf("%w: raw payload of %d bytes, want %d", ErrBadKind, len(data), PageSize)
-		}
 		copy(dst[:], data)
-		return nil
 	}
-	return fmt.Errorf("%w: unknown kind %d", ErrBadKind, uint8(kind))
+	return nil
+}
+
+// PayloadError is DecodePage's error for a payload of n bytes of the given
+// kind that no decoding is needed to reject (an unknown kind, a same-filled
+// payload of other than 8 bytes, a raw one of other than 4,096), nil for
+// any other.
+func PayloadError(kind Kind, n int) error {
+	switch kind {
+	case KindSame:
+		if n != 8 {
+			return fmt.Errorf("%w: same-filled payload of %d bytes, want 8", ErrBadKind, n)
+		}
+	case KindLZ4:
+	case KindRaw:
+		if n != PageSize {
+			return fmt.Errorf("%w: raw payload of %d bytes, want %d", ErrBadKind, n, PageSize)
+		}
+	default:
+		return fmt.Errorf("%w: unknown kind %d", ErrBadKind, uint8(kind))
+	}
+	return nil
+}
+
+// ShortPageError is DecodePage's error for an LZ4 block that decodes,
+// without an error, to n bytes other than a page's.
+func ShortPageError(n int) error {
+	return fmt.Errorf("%w: block decodes to %d bytes, want %d", ErrCorrupt, n, PageSize)
 }

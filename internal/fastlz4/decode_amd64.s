@@ -42,7 +42,7 @@
 //     the match's own stores.
 //   - A sequence is decoded whole, with every check of
 //     reference.DecompressBlock passing on it, or not at all: on a zero
-//     offset, an offset past the output, a length above maxLength, or a
+//     offset, an offset past the output, a length above MaxLengthField, or a
 //     sequence that does not fit as above, it returns the position of the
 //     sequence's start, and the caller's checks take it from there. The
 //     last sequence, literals that end src exactly, is decoded only where
@@ -462,7 +462,7 @@ literal_length:
 	ADDQ    AX, CX
 	CMPQ    AX, $255
 	JEQ     literal_length
-	CMPQ    CX, $const_maxLength
+	CMPQ    CX, $const_MaxLengthField
 	JHI     bail
 
 	// CX literals at SI, with or without room after them.
@@ -511,7 +511,7 @@ long_match:
 	ADDQ    CX, DX
 	CMPQ    CX, $255
 	JEQ     long_match
-	CMPQ    DX, $const_maxLength
+	CMPQ    DX, $const_MaxLengthField
 	JHI     bail
 	LEAQ    const_minMatch(DX), CX
 

@@ -154,8 +154,8 @@ func TestDecodeFastStopsAtSequenceStart(t *testing.T) {
 	})
 }
 
-// Checks PAGE-6: a length field above maxLength is corrupt for both paths
-// even where dst and src have room for it, and one of exactly maxLength is
+// Checks PAGE-6: a length field above MaxLengthField is corrupt for both paths
+// even where dst and src have room for it, and one of exactly MaxLengthField is
 // not.
 func TestDecompressBlockMaxLength(t *testing.T) {
 	for _, c := range []struct {
@@ -164,10 +164,10 @@ func TestDecompressBlockMaxLength(t *testing.T) {
 		match  int
 		err    error
 	}{
-		{"literals at the limit", maxLength, 0, nil},
-		{"literals past the limit", maxLength + 1, 0, ErrCorrupt},
-		{"match at the limit", 20, maxLength + minMatch, nil},
-		{"match past the limit", 20, maxLength + minMatch + 1, ErrCorrupt},
+		{"literals at the limit", MaxLengthField, 0, nil},
+		{"literals past the limit", MaxLengthField + 1, 0, ErrCorrupt},
+		{"match at the limit", 20, MaxLengthField + minMatch, nil},
+		{"match past the limit", 20, MaxLengthField + minMatch + 1, ErrCorrupt},
 	} {
 		lit := make([]byte, c.litLen)
 		for i := range lit {

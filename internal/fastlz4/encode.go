@@ -52,19 +52,23 @@ func CompressBlockBound(n int) int { return reference.CompressBlockBound(n) }
 // for many blocks costs no allocation. An Encoder is not safe for
 // concurrent use; the package-level functions draw Encoders from a pool.
 type Encoder struct {
-	// table[h] is the latest position with hash h (PARSE-1), as 16 bits.
-	// It is cleared for each block, so that every entry is a position of
-	// the current block before the one looked up: the loads that verify a
-	// candidate (PARSE-3) stay inside src. A cleared entry reads as
-	// position 0, which is harmless: a position whose candidate would
-	// wrongly be 0 has the hash of position 0, whose entry is therefore no
-	// longer clear.
-	table [1 << hashLog]uint16
-	// cand[half+k] is the candidate of position base+k of the current
-	// chunk; encodeLoopAsm hashes the next chunk into the other half
-	// while it takes the current one's sequences.
-	cand [128]uint16
+	table hashTable
+	// cand[half+k] is the table entry that position base+k of the current
+	// chunk found, its two candidates; encodeLoopAsm hashes the next chunk
+	// into the other half while it takes the current one's sequences.
+	cand [128]uint32
 }
+
+// hashTable is the table of PARSE-1: entry h holds the latest position
+// with hash h in its low 16 bits and the one before it in its high 16
+// bits, the candidates c1 and c2 of the next position with hash h. It is
+// cleared for each block, so that every entry holds positions of the
+// current block before the one looked up: the loads that verify a
+// candidate (PARSE-3) stay inside src. A cleared half reads as position 0,
+// which is harmless: a position whose candidate would wrongly be 0 has the
+// hash of position 0, which has therefore entered its entry, and of the
+// two candidates the nearer is taken when both are as long (PARSE-4).
+type hashTable = [1 << hashLog]uint32
 
 var encoders = sync.Pool{New: func() any { return new(Encoder) }}
 
@@ -145,7 +149,7 @@ func (e *Encoder) CompressBlock(dst, src []byte) (int, error) {
 		matchLimit := n - lastLiterals // a match ends at or before it (PARSE-4)
 		// Positions enter the table in chunks of up to 64, [base, next):
 		// hashChunk enters them all, without a branch per position, and
-		// returns the set m of those whose candidate verifies; the greedy
+		// returns the set m of those with a candidate that verifies; the greedy
 		// parse (PARSE-5) then takes from m the first one at or after
 		// cursor, and so on. After a chunk where no candidate verifies,
 		// the next positions past cursor go through scan, which stops at
@@ -182,10 +186,11 @@ func (e *Encoder) CompressBlock(dst, src []byte) (int, error) {
 				out, anchor, litLimit, sparse = st.out, st.anchor, st.litLimit, st.sparse
 				half, bM, bBase, pending = st.half, st.bM, st.bBase, st.pending
 			}
-			var p, c int
+			var p int
+			var entry uint32
 			if m != 0 {
 				k := bits.TrailingZeros64(m)
-				p, c = base+k, int(cand[(half+k)&127])
+				p, entry = base+k, cand[(half+k)&127]
 			} else {
 				// The next positions to enter. Those from next to skipTo-1
 				// lie inside the last match, where they need not enter
@@ -199,14 +204,14 @@ func (e *Encoder) CompressBlock(dst, src []byte) (int, error) {
 				}
 				if !sparse || base < cursor {
 					cnt := min(64, last+1-base)
-					m = hashChunk(table, (*[64]uint16)(cand[half:half+64]), s, base, cnt)
+					m = hashChunk(table, (*[64]uint32)(cand[half:half+64]), s, base, cnt)
 					next = base + cnt
 					sparse = m == 0
 					m &= ^uint64(0) << uint(max(cursor-base, 0))
 					continue
 				}
 				stop := min(last+1, litLimit)
-				if p, c = scan(table, s, base, stop); p >= stop {
+				if p, entry = scan(table, s, base, stop); p >= stop {
 					if p >= litLimit {
 						return 0, ErrShortBuffer
 					}
@@ -217,23 +222,17 @@ func (e *Encoder) CompressBlock(dst, src []byte) (int, error) {
 			if p >= litLimit {
 				return 0, ErrShortBuffer
 			}
-			// PARSE-4: extend 8 bytes at a time, then byte by byte. The
-			// loads end at or before matchLimit, inside src.
-			end, ref := p+minMatch, c+minMatch
-			for end+8 <= matchLimit {
-				x := load64(s, end) ^ load64(s, ref)
-				if x != 0 {
-					end += bits.TrailingZeros64(x) >> 3
-					goto extended
+			// PARSE-3, PARSE-4: the longer match of the candidates that
+			// verify (at least one does), c1 of two as long.
+			u, c, end := load32(s, p), int(entry&0xffff), 0
+			if load32(s, c) == u {
+				end = extend(s, p, c, matchLimit)
+			}
+			if c2 := int(entry >> 16); load32(s, c2) == u {
+				if end2 := extend(s, p, c2, matchLimit); end2 > end {
+					c, end = c2, end2
 				}
-				end += 8
-				ref += 8
 			}
-			for end < matchLimit && src[end] == src[ref] {
-				end++
-				ref++
-			}
-		extended:
 			// PARSE-7: token, literal length, literals, offset, match length.
 			if litLen, matchLen := p-anchor, end-p-minMatch; litLen < 15 && matchLen < 15 &&
 				len(dst)-out >= 17 && len(src)-anchor >= 16 {
@@ -254,11 +253,11 @@ func (e *Encoder) CompressBlock(dst, src []byte) (int, error) {
 			litLimit = len(dst) - out + anchor
 			// PARSE-2: the positions inside the match enter the table too.
 			// But inside it the word at q equals the word at q-(p-c): a
-			// position q whose q+(p-c) also enters with a word wholly
-			// inside the match is overwritten by it, and need not enter.
-			// With a short offset (runs, repeated patterns) only the last
-			// p-c positions remain.
-			skipTo = min(end-minMatch, last) - (p - c) + 1
+			// position q whose q+(p-c) and q+2(p-c) also enter with words
+			// wholly inside the match is pushed out of its entry by them,
+			// and need not enter. With a short offset (runs, repeated
+			// patterns) only the last 2(p-c) positions remain.
+			skipTo = min(end-minMatch, last) - 2*(p-c) + 1
 		}
 	}
 	// PARSE-6: the block ends with the remaining bytes as literals.
@@ -293,7 +292,7 @@ type loopState struct {
 	anchor   int
 	litLimit int
 	sparse   bool
-	half     int    // cand[half:half+64] holds the chunk's candidates
+	half     int    // cand[half:half+64] holds the entries of the chunk's positions
 	bM       uint64 // pending: the verified set of the chunk at bBase
 	bBase    int
 	pending  bool // the chunk at bBase is hashed, into the other half
@@ -311,49 +310,54 @@ type loopLimits struct {
 }
 
 // hashChunkGo enters positions base to base+cnt-1 (cnt <= 64) in the
-// table, writes each one's candidate to cand and returns the set of those
-// whose candidate verifies: position base+k at bit k.
-func hashChunkGo(table *[1 << hashLog]uint16, cand *uint16, s unsafe.Pointer, base, cnt int) uint64 {
+// table, writes the entry each one found, its candidates, to cand and
+// returns the set of those with a candidate that verifies: position base+k
+// at bit k.
+func hashChunkGo(table *hashTable, cand *uint32, s unsafe.Pointer, base, cnt int) uint64 {
 	var m uint64
 	cp := unsafe.Pointer(cand)
-	p, stop := base, base+cnt
-	for ; p+4 <= stop; p += 4 {
-		v := load64(s, p)
-		u0 := uint32(v)
-		h0 := hash(u0)
-		c0 := table[h0]
-		table[h0] = uint16(p)
-		*(*uint16)(cp) = c0
-		u1 := uint32(v >> 8)
-		h1 := hash(u1)
-		c1 := table[h1]
-		table[h1] = uint16(p + 1)
-		*(*uint16)(unsafe.Add(cp, 2)) = c1
-		u2 := uint32(v >> 16)
-		h2 := hash(u2)
-		c2 := table[h2]
-		table[h2] = uint16(p + 2)
-		*(*uint16)(unsafe.Add(cp, 4)) = c2
-		u3 := uint32(v >> 24)
-		h3 := hash(u3)
-		c3 := table[h3]
-		table[h3] = uint16(p + 3)
-		*(*uint16)(unsafe.Add(cp, 6)) = c3
-		cp = unsafe.Add(cp, 8)
-		b01 := b2u(load32(s, int(c0)) == u0) | b2u(load32(s, int(c1)) == u1)<<1
-		b23 := b2u(load32(s, int(c2)) == u2) | b2u(load32(s, int(c3)) == u3)<<1
-		m |= (b01 | b23<<2) << uint(p-base)
-	}
-	for ; p < stop; p++ {
-		u := load32(s, p)
-		h := hash(u)
-		c := table[h]
-		table[h] = uint16(p)
-		*(*uint16)(cp) = c
-		cp = unsafe.Add(cp, 2)
-		m |= b2u(load32(s, int(c)) == u) << uint(p-base)
+	for p := base; p < base+cnt; p++ {
+		u, e := enter(table, s, p)
+		*(*uint32)(cp) = e
+		cp = unsafe.Add(cp, 4)
+		m |= b2u(verifies(s, u, e)) << uint(p-base)
 	}
 	return m
+}
+
+// enter enters position p in the table (PARSE-2) and returns its word and
+// the entry it found.
+func enter(table *hashTable, s unsafe.Pointer, p int) (uint32, uint32) {
+	u := load32(s, p)
+	h := hash(u)
+	e := table[h]
+	table[h] = uint32(p) | e<<16
+	return u, e
+}
+
+// verifies says whether a candidate of entry e verifies for the word u
+// (PARSE-3).
+func verifies(s unsafe.Pointer, u, e uint32) bool {
+	return load32(s, int(e&0xffff)) == u || load32(s, int(e>>16)) == u
+}
+
+// extend returns the end of the match at p with candidate c, whose first
+// 4 bytes are equal (PARSE-4): 8 bytes at a time, then byte by byte. The
+// loads end at or before matchLimit, inside src.
+func extend(s unsafe.Pointer, p, c, matchLimit int) int {
+	end, ref := p+minMatch, c+minMatch
+	for end+8 <= matchLimit {
+		if x := load64(s, end) ^ load64(s, ref); x != 0 {
+			return end + bits.TrailingZeros64(x)>>3
+		}
+		end += 8
+		ref += 8
+	}
+	for end < matchLimit && *(*byte)(unsafe.Add(s, end)) == *(*byte)(unsafe.Add(s, ref)) {
+		end++
+		ref++
+	}
+	return end
 }
 
 func b2u(b bool) uint64 {
@@ -365,56 +369,18 @@ func b2u(b bool) uint64 {
 }
 
 // scan visits positions p, p+1, ... below stop, entering each in the table
-// (PARSE-2), and returns the first whose candidate verifies (PARSE-3), with
-// that candidate, or stop. The caller guarantees stop+11 <= len(src), so
-// that the 8-byte loads at p stay inside src, and that every table entry
-// is a position of src before p.
-func scan(table *[1 << hashLog]uint16, s unsafe.Pointer, p, stop int) (int, int) {
-	q, c := scanGroups(table, s, p, stop) // assembly on amd64
-	if c >= 0 {
-		return q, c
+// (PARSE-2), and returns the first with a candidate that verifies
+// (PARSE-3), with the entry it found, or stop. The caller guarantees
+// stop+11 <= len(src), so that the 8-byte loads at p stay inside src, and
+// that every table entry holds positions of src before p.
+func scan(table *hashTable, s unsafe.Pointer, p, stop int) (int, uint32) {
+	q, e := scanGroups(table, s, p, stop) // assembly on amd64
+	if e >= 0 {
+		return q, uint32(e)
 	}
-	p = q
-	// Four positions per 8-byte load v: the word at p+k is v>>(8k) cut to
-	// 32 bits.
-	for ; p+4 <= stop; p += 4 {
-		v := load64(s, p)
-		u0 := uint32(v)
-		h0 := hash(u0)
-		c0 := int(table[h0])
-		table[h0] = uint16(p)
-		if load32(s, c0) == u0 {
-			return p, c0
-		}
-		u1 := uint32(v >> 8)
-		h1 := hash(u1)
-		c1 := int(table[h1])
-		table[h1] = uint16(p + 1)
-		if load32(s, c1) == u1 {
-			return p + 1, c1
-		}
-		u2 := uint32(v >> 16)
-		h2 := hash(u2)
-		c2 := int(table[h2])
-		table[h2] = uint16(p + 2)
-		if load32(s, c2) == u2 {
-			return p + 2, c2
-		}
-		u3 := uint32(v >> 24)
-		h3 := hash(u3)
-		c3 := int(table[h3])
-		table[h3] = uint16(p + 3)
-		if load32(s, c3) == u3 {
-			return p + 3, c3
-		}
-	}
-	for ; p < stop; p++ {
-		u := load32(s, p)
-		h := hash(u)
-		c := int(table[h])
-		table[h] = uint16(p)
-		if load32(s, c) == u {
-			return p, c
+	for p = q; p < stop; p++ {
+		if u, e := enter(table, s, p); verifies(s, u, e) {
+			return p, e
 		}
 	}
 	return stop, 0

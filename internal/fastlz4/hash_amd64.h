@@ -1,34 +1,50 @@
-// ENTER enters position pos+k (k from 1 to 7) of the chunk being hashed,
-// as hashGroupsAsm does for each of eight positions a round: u = the word at pos+k goes to AX, h = hash(u) (PARSE-1) to R8, the
-// candidate c = table[h] to R9 and to the operand cand, the table takes
-// pos+k (through posk, PARSE-2), and u XOR the word at c, 0 exactly when c
-// verifies (PARSE-3), becomes the carry flag through CMPL $1, which RCRQ
-// shifts into R15 from the top.
-#define ENTER(k, src, table, pos, posk, cand) \
+// ENTER enters position pos+k (k from 0 to 7) of the chunk being hashed,
+// as hashGroupsAsm does for each of eight positions a round: u = the word
+// at pos+k goes to AX, h = hash(u) (PARSE-1) to R8, the entry's halves
+// c1 and c2 to R9 and t1 (loaded apart: loads cost less than the ALU
+// steps that would split the entry) and to the entry's copy at cand (two
+// 16-bit stores), and the table takes pos+k | c1<<16 (PARSE-2). Then u XOR
+// the word at c1 and u XOR the word at c2, one of them 0 exactly when a
+// candidate verifies (PARSE-3), multiply to 0 exactly then (32-bit
+// factors, a 64-bit product), which CMPQ $1 turns into the carry flag,
+// which RCRQ shifts into R15 from the top. t2 is not used.
+#define ENTER(k, src, table, pos, t1, t2, cand) \
 	MOVL    k(src)(pos*1), AX; \
 	IMUL3L  $0x9e3779b1, AX, R8; \
-	SHRL    $20, R8; \
-	MOVWLZX (table)(R8*2), R9; \
-	LEAQ    k(pos), posk; \
-	MOVW    posk, (table)(R8*2); \
+	SHRL    $21, R8; \
+	MOVWLZX (table)(R8*4), R9; \
+	MOVWLZX 2(table)(R8*4), t1; \
 	MOVW    R9, cand; \
+	MOVW    t1, 2+cand; \
+	MOVL    (src)(t1*1), t1; \
+	XORL    AX, t1; \
 	XORL    (src)(R9*1), AX; \
-	CMPL    AX, $1; \
+	IMULQ   t1, AX; \
+	SHLL    $16, R9; \
+	LEAQ    k(pos)(R9*1), R9; \
+	MOVL    R9, (table)(R8*4); \
+	CMPQ    AX, $1; \
 	RCRQ    $1, R15
 
 // ENTERB is ENTER for encodeLoopAsm's rounds of B, with other registers:
-// u in DX, h in R8, c in R14, pos+k in CX, the table at R13, pos in BX,
-// the verified set in R15.
+// u in DX, h in R8, c1 in R14, c2 in CX, the table at R13, pos in BX, the
+// verified set in R15.
 #define ENTERB(k, cand) \
 	MOVL    k(SI)(BX*1), DX; \
 	IMUL3L  $0x9e3779b1, DX, R8; \
-	SHRL    $20, R8; \
-	MOVWLZX (R13)(R8*2), R14; \
-	LEAQ    k(BX), CX; \
-	MOVW    CX, (R13)(R8*2); \
+	SHRL    $21, R8; \
+	MOVWLZX (R13)(R8*4), R14; \
+	MOVWLZX 2(R13)(R8*4), CX; \
 	MOVW    R14, cand; \
+	MOVW    CX, 2+cand; \
+	MOVL    (SI)(CX*1), CX; \
+	XORL    DX, CX; \
 	XORL    (SI)(R14*1), DX; \
-	CMPL    DX, $1; \
+	IMULQ   CX, DX; \
+	SHLL    $16, R14; \
+	LEAQ    k(BX)(R14*1), R14; \
+	MOVL    R14, (R13)(R8*4); \
+	CMPQ    DX, $1; \
 	RCRQ    $1, R15
 
 // HASHROUND enters the next sixteen positions of B (encodeLoopAsm), from
@@ -41,25 +57,64 @@
 	MOVQ 32(SP), R12; \
 	MOVQ 40(SP), R15; \
 	ENTERB(0, 0(R12)); \
-	ENTERB(1, 2(R12)); \
-	ENTERB(2, 4(R12)); \
-	ENTERB(3, 6(R12)); \
-	ENTERB(4, 8(R12)); \
-	ENTERB(5, 10(R12)); \
-	ENTERB(6, 12(R12)); \
-	ENTERB(7, 14(R12)); \
-	ENTERB(8, 16(R12)); \
-	ENTERB(9, 18(R12)); \
-	ENTERB(10, 20(R12)); \
-	ENTERB(11, 22(R12)); \
-	ENTERB(12, 24(R12)); \
-	ENTERB(13, 26(R12)); \
-	ENTERB(14, 28(R12)); \
-	ENTERB(15, 30(R12)); \
+	ENTERB(1, 4(R12)); \
+	ENTERB(2, 8(R12)); \
+	ENTERB(3, 12(R12)); \
+	ENTERB(4, 16(R12)); \
+	ENTERB(5, 20(R12)); \
+	ENTERB(6, 24(R12)); \
+	ENTERB(7, 28(R12)); \
+	ENTERB(8, 32(R12)); \
+	ENTERB(9, 36(R12)); \
+	ENTERB(10, 40(R12)); \
+	ENTERB(11, 44(R12)); \
+	ENTERB(12, 48(R12)); \
+	ENTERB(13, 52(R12)); \
+	ENTERB(14, 56(R12)); \
+	ENTERB(15, 60(R12)); \
 	ADDQ $16, BX; \
-	ADDQ $32, R12; \
+	ADDQ $64, R12; \
 	MOVQ R12, 32(SP); \
 	MOVQ R15, 40(SP); \
 	DECQ 48(SP); \
 	MOVQ 0(SP), R12; \
 	MOVQ 8(SP), R13
+
+// SCAN enters position BX+k as ENTER does, for scanGroupsAsm, and jumps
+// to found with the entry in R9 where one of its candidates verifies.
+#define SCAN(k, found) \
+	MOVL    k(DX)(BX*1), AX; \
+	IMUL3L  $0x9e3779b1, AX, R8; \
+	SHRL    $21, R8; \
+	MOVL    (DI)(R8*4), R9; \
+	MOVL    R9, R10; \
+	SHLL    $16, R10; \
+	LEAQ    k(BX)(R10*1), R10; \
+	MOVL    R10, (DI)(R8*4); \
+	MOVWLZX R9, R10; \
+	CMPL    AX, (DX)(R10*1); \
+	JEQ     found; \
+	MOVL    R9, R10; \
+	SHRL    $16, R10; \
+	CMPL    AX, (DX)(R10*1); \
+	JEQ     found
+
+// EQUAL16 sets R8 to the number of equal bytes in the 16 past p+4 (R14)
+// and past c+4 (c a register other than R8 and CX), 16 for all, or to -1
+// where u32(c) differs from u32(p), c not verifying (PARSE-3); it changes
+// CX. encodeLoopAsm's loads stay inside src: p+20 <= matchLimit, c < p.
+#define EQUAL16(c) \
+	MOVQ    4(SI)(R14*1), R8; \
+	XORQ    4(SI)(c*1), R8; \
+	MOVQ    12(SI)(R14*1), CX; \
+	XORQ    12(SI)(c*1), CX; \
+	TZCNTQ  CX, CX; \
+	ADDQ    $64, CX; \
+	TZCNTQ  R8, R8; \
+	CMPQ    R8, $64; \
+	CMOVQEQ CX, R8; \
+	SHRQ    $3, R8; \
+	MOVL    (SI)(R14*1), CX; \
+	CMPL    CX, (SI)(c*1); \
+	MOVQ    $-1, CX; \
+	CMOVQNE CX, R8

@@ -3,15 +3,15 @@
 #include "textflag.h"
 #include "hash_amd64.h"
 
-// func hashGroupsAsm(table *[4096]uint16, cand *uint16, src *byte, base, groups int) uint64
+// func hashGroupsAsm(table *[2048]uint32, cand *uint32, src *byte, base, groups int) uint64
 //
-// Per position p, in order: u = the word at p; h = hash(u) (PARSE-1); the
-// candidate c = table[h] goes to cand; table[h] = p (PARSE-2). Then u XOR
-// the word at c is 0 exactly when c verifies (PARSE-3), CMPL $1 turns that
-// into the carry flag and RCRQ shifts it into R15 from the top: after the
-// 8*groups positions, position base+k is at bit 64-8*groups+k. There is no
-// branch. The caller keeps the loads inside src: p+3 is at most
-// len(src)-9, and c, a position entered before p, is below p.
+// Per position p, in order, as ENTER (hash_amd64.h) says: u = the word at
+// p; h = hash(u) (PARSE-1); the entry e = table[h] goes to cand; table[h]
+// = p | e<<16 (PARSE-2); then whether c1 or c2 verifies (PARSE-3) is
+// shifted into R15 from the top: after the 8*groups positions, position
+// base+k is at bit 64-8*groups+k. There is no branch. The caller keeps the
+// loads inside src: p+3 is at most len(src)-9, and c1 and c2, positions
+// entered before p, are below p.
 TEXT ·hashGroupsAsm(SB), NOSPLIT, $0-48
 	MOVQ table+0(FP), DI
 	MOVQ cand+8(FP), SI
@@ -21,41 +21,29 @@ TEXT ·hashGroupsAsm(SB), NOSPLIT, $0-48
 	XORQ R15, R15
 
 loop:
-	// Position pos+0, as ENTER (hash_amd64.h) but with pos itself for the table.
-	MOVL    0(DX)(BX*1), AX
-	IMUL3L  $0x9e3779b1, AX, R8
-	SHRL    $20, R8
-	MOVWLZX (DI)(R8*2), R9
-	MOVW    BX, (DI)(R8*2)
-	MOVW    R9, 0(SI)
-	XORL    (DX)(R9*1), AX
-	CMPL    AX, $1
-	RCRQ    $1, R15
-
-	ENTER(1, DX, DI, BX, R10, 2(SI))
-	ENTER(2, DX, DI, BX, R10, 4(SI))
-	ENTER(3, DX, DI, BX, R10, 6(SI))
-	ENTER(4, DX, DI, BX, R10, 8(SI))
-	ENTER(5, DX, DI, BX, R10, 10(SI))
-	ENTER(6, DX, DI, BX, R10, 12(SI))
-	ENTER(7, DX, DI, BX, R10, 14(SI))
+	ENTER(0, DX, DI, BX, R10, R11, 0(SI))
+	ENTER(1, DX, DI, BX, R10, R11, 4(SI))
+	ENTER(2, DX, DI, BX, R10, R11, 8(SI))
+	ENTER(3, DX, DI, BX, R10, R11, 12(SI))
+	ENTER(4, DX, DI, BX, R10, R11, 16(SI))
+	ENTER(5, DX, DI, BX, R10, R11, 20(SI))
+	ENTER(6, DX, DI, BX, R10, R11, 24(SI))
+	ENTER(7, DX, DI, BX, R10, R11, 28(SI))
 
 	ADDQ $8, BX
-	ADDQ $16, SI
+	ADDQ $32, SI
 	DECQ R13
 	JNZ  loop
 
 	MOVQ R15, ret+40(FP)
 	RET
 
-// func scanGroupsAsm(table *[4096]uint16, src *byte, p, stop int) (q, c int)
+// func scanGroupsAsm(table *[2048]uint32, src *byte, p, stop int) (q, e int)
 //
 // scan, eight positions at a time while p+8 <= stop, then four if
-// p+4 <= stop: the first position q whose candidate c verifies, or q, the
-// first position not visited, and c = -1. The caller keeps the loads
-// inside src, as for scan. One 8-byte load gives four words, each the low
-// 32 bits after a shift by 8: a shift in place of a load, which random
-// data, all scan, runs faster; so do fewer loop steps.
+// p+4 <= stop: the first position q with a candidate that verifies, with
+// the entry e it found, or q, the first position not visited, and e = -1.
+// The caller keeps the loads inside src, as for scan.
 TEXT ·scanGroupsAsm(SB), NOSPLIT, $0-48
 	MOVQ table+0(FP), DI
 	MOVQ src+8(FP), DX
@@ -66,77 +54,14 @@ TEXT ·scanGroupsAsm(SB), NOSPLIT, $0-48
 	JGT  scan4
 
 scan8:
-	MOVQ    0(DX)(BX*1), AX
-	IMUL3L  $0x9e3779b1, AX, R8
-	SHRL    $20, R8
-	MOVWLZX (DI)(R8*2), R9
-	MOVW    BX, (DI)(R8*2)
-	CMPL    AX, (DX)(R9*1)
-	JEQ     found0
-
-	SHRQ    $8, AX
-	IMUL3L  $0x9e3779b1, AX, R8
-	SHRL    $20, R8
-	MOVWLZX (DI)(R8*2), R10
-	LEAQ    1(BX), R11
-	MOVW    R11, (DI)(R8*2)
-	CMPL    AX, (DX)(R10*1)
-	JEQ     found1
-
-	SHRQ    $8, AX
-	IMUL3L  $0x9e3779b1, AX, R8
-	SHRL    $20, R8
-	MOVWLZX (DI)(R8*2), R12
-	LEAQ    2(BX), R11
-	MOVW    R11, (DI)(R8*2)
-	CMPL    AX, (DX)(R12*1)
-	JEQ     found2
-
-	SHRQ    $8, AX
-	IMUL3L  $0x9e3779b1, AX, R8
-	SHRL    $20, R8
-	MOVWLZX (DI)(R8*2), R14
-	LEAQ    3(BX), R11
-	MOVW    R11, (DI)(R8*2)
-	CMPL    AX, (DX)(R14*1)
-	JEQ     found3
-
-	MOVQ    4(DX)(BX*1), AX
-	IMUL3L  $0x9e3779b1, AX, R8
-	SHRL    $20, R8
-	MOVWLZX (DI)(R8*2), R9
-	LEAQ    4(BX), R11
-	MOVW    R11, (DI)(R8*2)
-	CMPL    AX, (DX)(R9*1)
-	JEQ     found4
-
-	SHRQ    $8, AX
-	IMUL3L  $0x9e3779b1, AX, R8
-	SHRL    $20, R8
-	MOVWLZX (DI)(R8*2), R10
-	LEAQ    5(BX), R11
-	MOVW    R11, (DI)(R8*2)
-	CMPL    AX, (DX)(R10*1)
-	JEQ     found5
-
-	SHRQ    $8, AX
-	IMUL3L  $0x9e3779b1, AX, R8
-	SHRL    $20, R8
-	MOVWLZX (DI)(R8*2), R12
-	LEAQ    6(BX), R11
-	MOVW    R11, (DI)(R8*2)
-	CMPL    AX, (DX)(R12*1)
-	JEQ     found6
-
-	SHRQ    $8, AX
-	IMUL3L  $0x9e3779b1, AX, R8
-	SHRL    $20, R8
-	MOVWLZX (DI)(R8*2), R14
-	LEAQ    7(BX), R11
-	MOVW    R11, (DI)(R8*2)
-	CMPL    AX, (DX)(R14*1)
-	JEQ     found7
-
+	SCAN(0, found0)
+	SCAN(1, found1)
+	SCAN(2, found2)
+	SCAN(3, found3)
+	SCAN(4, found4)
+	SCAN(5, found5)
+	SCAN(6, found6)
+	SCAN(7, found7)
 	ADDQ $8, BX
 	CMPQ BX, R13
 	JLE  scan8
@@ -146,92 +71,49 @@ scan4:
 	ADDQ $4, R13
 	CMPQ BX, R13
 	JGT  notfound
-	MOVQ    0(DX)(BX*1), AX
-	IMUL3L  $0x9e3779b1, AX, R8
-	SHRL    $20, R8
-	MOVWLZX (DI)(R8*2), R9
-	MOVW    BX, (DI)(R8*2)
-	CMPL    AX, (DX)(R9*1)
-	JEQ     found0
-
-	SHRQ    $8, AX
-	IMUL3L  $0x9e3779b1, AX, R8
-	SHRL    $20, R8
-	MOVWLZX (DI)(R8*2), R10
-	LEAQ    1(BX), R11
-	MOVW    R11, (DI)(R8*2)
-	CMPL    AX, (DX)(R10*1)
-	JEQ     found1
-
-	SHRQ    $8, AX
-	IMUL3L  $0x9e3779b1, AX, R8
-	SHRL    $20, R8
-	MOVWLZX (DI)(R8*2), R12
-	LEAQ    2(BX), R11
-	MOVW    R11, (DI)(R8*2)
-	CMPL    AX, (DX)(R12*1)
-	JEQ     found2
-
-	SHRQ    $8, AX
-	IMUL3L  $0x9e3779b1, AX, R8
-	SHRL    $20, R8
-	MOVWLZX (DI)(R8*2), R14
-	LEAQ    3(BX), R11
-	MOVW    R11, (DI)(R8*2)
-	CMPL    AX, (DX)(R14*1)
-	JEQ     found3
-
+	SCAN(0, found0)
+	SCAN(1, found1)
+	SCAN(2, found2)
+	SCAN(3, found3)
 	ADDQ $4, BX
 
 notfound:
 	MOVQ BX, q+32(FP)
-	MOVQ $-1, c+40(FP)
+	MOVQ $-1, e+40(FP)
 	RET
 
 found0:
 	LEAQ 0(BX), AX
-	MOVQ AX, q+32(FP)
-	MOVQ R9, c+40(FP)
-	RET
+	JMP  found
 
 found1:
 	LEAQ 1(BX), AX
-	MOVQ AX, q+32(FP)
-	MOVQ R10, c+40(FP)
-	RET
+	JMP  found
 
 found2:
 	LEAQ 2(BX), AX
-	MOVQ AX, q+32(FP)
-	MOVQ R12, c+40(FP)
-	RET
+	JMP  found
 
 found3:
 	LEAQ 3(BX), AX
-	MOVQ AX, q+32(FP)
-	MOVQ R14, c+40(FP)
-	RET
+	JMP  found
 
 found4:
 	LEAQ 4(BX), AX
-	MOVQ AX, q+32(FP)
-	MOVQ R9, c+40(FP)
-	RET
+	JMP  found
 
 found5:
 	LEAQ 5(BX), AX
-	MOVQ AX, q+32(FP)
-	MOVQ R10, c+40(FP)
-	RET
+	JMP  found
 
 found6:
 	LEAQ 6(BX), AX
-	MOVQ AX, q+32(FP)
-	MOVQ R12, c+40(FP)
-	RET
+	JMP  found
 
 found7:
 	LEAQ 7(BX), AX
+
+found:
 	MOVQ AX, q+32(FP)
-	MOVQ R14, c+40(FP)
+	MOVQ R9, e+40(FP)
 	RET

@@ -22,14 +22,14 @@ func TestHashChunkAsmMatchesGo(t *testing.T) {
 		last := n - mfLimit
 		base := rapid.IntRange(0, last).Draw(t, "base")
 		cnt := rapid.IntRange(1, min(64, last+1-base)).Draw(t, "cnt")
-		var table [1 << hashLog]uint16
+		var table hashTable
 		for i := range table {
 			if base > 0 && rapid.IntRange(0, 3).Draw(t, "fill") == 0 {
-				table[i] = uint16(rapid.IntRange(0, base-1).Draw(t, "entry"))
+				table[i] = uint32(rapid.IntRange(0, base-1).Draw(t, "c1")) | uint32(rapid.IntRange(0, base-1).Draw(t, "c2"))<<16
 			}
 		}
 		tableGo, tableAsm := table, table
-		var candGo, candAsm [64]uint16
+		var candGo, candAsm [64]uint32
 		s := bytesPointer(src)
 		want := hashChunkGo(&tableGo, &candGo[0], s, base, cnt)
 		got := hashChunk(&tableAsm, &candAsm, s, base, cnt)
@@ -79,10 +79,10 @@ func TestScanAsmMatchesGo(t *testing.T) {
 		last := n - mfLimit
 		p := rapid.IntRange(1, last+1).Draw(t, "p")
 		stop := rapid.IntRange(p, last+1).Draw(t, "stop")
-		var table [1 << hashLog]uint16
+		var table hashTable
 		for i := range table {
 			if rapid.IntRange(0, 3).Draw(t, "fill") == 0 {
-				table[i] = uint16(rapid.IntRange(0, p-1).Draw(t, "entry"))
+				table[i] = uint32(rapid.IntRange(0, p-1).Draw(t, "c1")) | uint32(rapid.IntRange(0, p-1).Draw(t, "c2"))<<16
 			}
 		}
 		tableGo, tableAsm := table, table
@@ -92,7 +92,7 @@ func TestScanAsmMatchesGo(t *testing.T) {
 		useAsm = true
 		gq, gc := scan(&tableAsm, s, p, stop)
 		if gq != wq || gc != wc || tableAsm != tableGo {
-			t.Fatalf("p %d stop %d: asm stops at %d (candidate %d), Go at %d (%d); tables differ: %v", p, stop, gq, gc, wq, wc, tableAsm != tableGo)
+			t.Fatalf("p %d stop %d: asm stops at %d (entry %#x), Go at %d (%#x); tables differ: %v", p, stop, gq, gc, wq, wc, tableAsm != tableGo)
 		}
 	})
 }

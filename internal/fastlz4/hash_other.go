@@ -5,11 +5,11 @@ package fastlz4
 import "unsafe"
 
 // hashChunk is hashChunkGo on CPUs without an assembly version.
-func hashChunk(table *[1 << hashLog]uint16, cand *[64]uint16, s unsafe.Pointer, base, cnt int) uint64 {
+func hashChunk(table *hashTable, cand *[64]uint32, s unsafe.Pointer, base, cnt int) uint64 {
 	return hashChunkGo(table, &cand[0], s, base, cnt)
 }
 
 // scanGroups leaves all of scan to Go on CPUs without an assembly version.
-func scanGroups(table *[1 << hashLog]uint16, s unsafe.Pointer, p, stop int) (int, int) {
+func scanGroups(table *hashTable, s unsafe.Pointer, p, stop int) (int, int) {
 	return p, -1
 }

@@ -15,6 +15,7 @@
 	CMOVQGT 32(R15), CX; \
 	MOVQ    80(SP), DX; \
 	SUBQ    DX, CX; \
+	SUBQ    DX, CX; \
 	INCQ    CX; \
 	MOVQ    R12, R15; \
 	TESTQ   DX, DX; \
@@ -24,7 +25,7 @@
 	MOVQ    R15, 32(R8); \
 	MOVQ    $0, 80(SP)
 
-// func encodeLoopAsm(st *loopState, table *[4096]uint16, cand *[128]uint16, dst, src *byte, lim *loopLimits)
+// func encodeLoopAsm(st *loopState, table *[2048]uint32, cand *[128]uint32, dst, src *byte, lim *loopLimits)
 //
 // CompressBlock's loop (encode.go) for as long as it needs nothing that
 // only the Go loop does: it hashes whole chunks of 64 positions (as
@@ -38,7 +39,7 @@
 //
 // Taking a chunk's sequences is a chain of dependent steps, hashing one
 // is many independent ones: so while it takes the sequences of a chunk
-// (A, candidates in cand[half:]), the loop hashes the next (B, into the
+// (A, entries in cand[half:]), the loop hashes the next (B, into the
 // other half), one round of sixteen positions before each sequence, and
 // the CPU overlaps the two. B starts at max(A's end, skipTo) as the next
 // chunk would; a later match that moves skipTo past B's start only means
@@ -52,8 +53,9 @@
 // loop runs; the loop itself holds it shifted down to the position rel,
 // the cursor or the chunk's base if that is later, so that taking a
 // sequence is a chain of few steps: the first set bit j gives p = rel+j
-// and the candidate at cand[half+p-base], and once the match's length is
-// known the set moves down past its end, which becomes rel.
+// and its entry at cand[half+p-base], whose candidate with the longer
+// match is c, and once the match's length is known the set moves down
+// past its end, which becomes rel.
 //
 // Registers in the parse: AX the set from rel, R9 rel (then end), R10
 // the address of cand[half+rel-base], R11 out, R12 anchor, R13 litLimit,
@@ -61,13 +63,15 @@
 // scratch. litLimit is always dstLen - out + anchor. A's base is
 // st.base; BX is B's next position to hash, from one round to the next.
 //
-// The frame holds the rest of B's state: 32(SP) where its next candidate
+// The frame holds the rest of B's state: 32(SP) where its next entry
 // goes, 40(SP) the verified set so far (complete after four rounds),
 // 48(SP) the rounds left, 56(SP) whether B exists, 64(SP) its base,
 // 72(SP) whether the loop is exiting; 80(SP) the offset of the last
 // match, or 0 if there was none since st.cursor and st.skipTo were last
-// brought up to date (SYNC); and 0 to 15(SP) the registers a round saves.
-TEXT ·encodeLoopAsm(SB), NOSPLIT, $88-48
+// brought up to date (SYNC); 0 to 15(SP) the registers a round saves;
+// and, while two candidates are measured, 88(SP) c1, 96(SP) c2, 104(SP)
+// and 112(SP) a length or count.
+TEXT ·encodeLoopAsm(SB), NOSPLIT, $120-48
 	MOVQ st+0(FP), R8
 	MOVQ 0(R8), AX
 	MOVQ 8(R8), R9           // base: m holds no position before the cursor
@@ -76,7 +80,7 @@ TEXT ·encodeLoopAsm(SB), NOSPLIT, $88-48
 	MOVQ 56(R8), R13
 	MOVQ 72(R8), CX          // half
 	MOVQ cand+16(FP), R10
-	LEAQ (R10)(CX*2), R10
+	LEAQ (R10)(CX*4), R10
 	MOVQ dst+24(FP), DI
 	MOVQ src+32(FP), SI
 	MOVBQZX 96(R8), CX       // pending: B exists, hashed
@@ -101,35 +105,35 @@ parse:
 	LEAQ    (R9)(CX*1), R14  // p: the first verified position left
 	CMPQ    R14, R13
 	JGE     exitrel
-	MOVWLZX (R10)(CX*2), R15 // c
+	MOVL    (R10)(CX*4), R15 // the entry: c1 | c2<<16
 	MOVQ    lim+40(FP), DX
 	LEAQ    20(R14), R8
 	CMPQ    R8, 0(DX)        // matchLimit
-	JGT     slowext4
+	JGT     slowpick
 	// The set from p+4 on: no match ends before.
 	SHRQ    CL, AX
 	SHRQ    $4, AX
-	LEAQ    8(R10)(CX*2), R10
-	// PARSE-4: the common match ends within the 16 bytes past the 4 that
-	// verified; then its length less 4 is the number of equal bytes, the
-	// first differing bit of the two 8-byte differences over 8, without
-	// a branch on which of them has it.
-	MOVQ    4(SI)(R14*1), R8
-	XORQ    4(SI)(R15*1), R8
-	MOVQ    12(SI)(R14*1), CX
-	XORQ    12(SI)(R15*1), CX
-	MOVQ    R8, DX
-	ORQ     CX, DX
-	JZ      slowext20
-	TZCNTQ  CX, CX
-	ADDQ    $64, CX
-	TZCNTQ  R8, DX
-	TESTQ   R8, R8
-	CMOVQEQ CX, DX
-	MOVQ    DX, CX
-	SHRQ    $3, CX           // matchLen
+	LEAQ    16(R10)(CX*4), R10
+	// PARSE-3, PARSE-4: the common match ends within the 16 bytes past
+	// the 4 that verified; then its length less 4 is the number of equal
+	// bytes, the first differing bit of the two 8-byte differences over 8.
+	// Each candidate's count, -1 where it does not verify, and the larger
+	// (c1 on a tie) are found without a branch: which candidate wins is
+	// as hard to predict as a coin.
+	MOVL    R15, DX
+	SHRL    $16, DX          // c2
+	MOVWLZX R15, R15         // c1
+	EQUAL16(R15)
+	MOVQ    R8, 112(SP)      // c1's count
+	EQUAL16(DX)
+	MOVQ    112(SP), CX
+	CMPQ    R8, CX
+	CMOVQGT DX, R15
+	CMOVQGT R8, CX           // matchLen less 4, 16 when it may go on
+	CMPQ    CX, $16
+	JEQ     long16
 	SHRQ    CL, AX
-	LEAQ    (R10)(CX*2), R10
+	LEAQ    (R10)(CX*4), R10
 	LEAQ    4(R14)(CX*1), R9 // end
 	MOVQ    CX, R8
 
@@ -222,9 +226,112 @@ slowdone:
 	MOVQ  st+0(FP), R10
 	MOVQ  72(R10), R10       // half
 	ADDQ  CX, R10
-	SHLQ  $1, R10
+	SHLQ  $2, R10
 	ADDQ  cand+16(FP), R10
 	JMP   extended
+
+long16:
+	// The 16 bytes past p+4 are equal: the match goes on from p+20, or
+	// where both candidates' do, both are measured to their ends.
+	CMPQ R8, 112(SP)
+	JNE  slowext20
+	MOVQ DX, 96(SP)          // c2
+	JMP  bothslow
+
+slowpick:
+	// Fewer than 16 bytes before matchLimit: the candidate that verifies,
+	// or both to their ends where both do.
+	MOVL    R15, DX
+	SHRL    $16, DX          // c2
+	MOVWLZX R15, R15         // c1
+	MOVL    (SI)(R14*1), R8
+	CMPL    R8, (SI)(R15*1)
+	JNE     slowpick2
+	CMPL    R8, (SI)(DX*1)
+	JNE     slowext4
+	CMPQ    DX, R15
+	JEQ     slowext4
+	MOVQ    DX, 96(SP)       // c2
+	JMP     bothslow
+
+slowpick2:
+	MOVQ DX, R15
+	JMP  slowext4
+
+bothslow:
+	// Both candidates verify and may go on past 16 bytes, or end near
+	// matchLimit: the end of each match (as extend8 and extend1 find it),
+	// then the longer, c1 of two as long, on to slowdone.
+	MOVQ R15, 88(SP)         // c1
+	MOVQ lim+40(FP), CX
+	LEAQ 4(R14), R9
+	LEAQ 4(R15), DX
+
+both1x8:
+	LEAQ 8(R9), R8
+	CMPQ R8, 0(CX)           // matchLimit
+	JGT  both1x1
+	MOVQ (SI)(R9*1), R8
+	XORQ (SI)(DX*1), R8
+	JNZ  both1diff
+	ADDQ $8, R9
+	ADDQ $8, DX
+	JMP  both1x8
+
+both1x1:
+	CMPQ    R9, 0(CX)
+	JGE     both1done
+	MOVBLZX (SI)(R9*1), R8
+	CMPB    R8, (SI)(DX*1)
+	JNE     both1done
+	INCQ    R9
+	INCQ    DX
+	JMP     both1x1
+
+both1diff:
+	TZCNTQ R8, R8
+	SHRQ   $3, R8
+	ADDQ   R8, R9
+
+both1done:
+	MOVQ R9, 104(SP)         // c1's end
+	LEAQ 4(R14), R9
+	MOVQ 96(SP), DX
+	ADDQ $4, DX
+
+both2x8:
+	LEAQ 8(R9), R8
+	CMPQ R8, 0(CX)           // matchLimit
+	JGT  both2x1
+	MOVQ (SI)(R9*1), R8
+	XORQ (SI)(DX*1), R8
+	JNZ  both2diff
+	ADDQ $8, R9
+	ADDQ $8, DX
+	JMP  both2x8
+
+both2x1:
+	CMPQ    R9, 0(CX)
+	JGE     both2done
+	MOVBLZX (SI)(R9*1), R8
+	CMPB    R8, (SI)(DX*1)
+	JNE     both2done
+	INCQ    R9
+	INCQ    DX
+	JMP     both2x1
+
+both2diff:
+	TZCNTQ R8, R8
+	SHRQ   $3, R8
+	ADDQ   R8, R9
+
+both2done:
+	MOVQ 96(SP), R15
+	CMPQ R9, 104(SP)
+	JGT  slowdone
+	MOVQ 104(SP), R9
+	MOVQ 88(SP), R15
+	JMP  slowdone
 
 switch:
 	// A is done: finish B and take it, or hash a chunk if there is none.
@@ -274,7 +381,7 @@ finished:
 	MOVQ    72(R8), CX
 	XORQ    $64, CX          // B's half
 	MOVQ    cand+16(FP), DX
-	LEAQ    (DX)(CX*2), DX
+	LEAQ    (DX)(CX*4), DX
 	MOVQ    DX, 32(SP)
 	MOVQ    $0, 40(SP)
 	MOVQ    $4, 48(SP)
@@ -284,7 +391,7 @@ taken:
 	// m keeps the positions from cursor on: rel = max(cursor, base).
 	MOVQ    72(R8), CX
 	MOVQ    cand+16(FP), R10
-	LEAQ    (R10)(CX*2), R10
+	LEAQ    (R10)(CX*4), R10
 	MOVQ    32(R8), CX
 	SUBQ    R9, CX
 	JLE     sequence
@@ -292,7 +399,7 @@ taken:
 	JGE     emptied
 	SHRQ    CL, AX
 	ADDQ    CX, R9
-	LEAQ    (R10)(CX*2), R10
+	LEAQ    (R10)(CX*4), R10
 	JMP     sequence
 
 emptied:
@@ -318,7 +425,7 @@ refill:
 	MOVQ    72(R8), CX
 	XORQ    $64, CX          // B's half
 	MOVQ    cand+16(FP), DX
-	LEAQ    (DX)(CX*2), DX
+	LEAQ    (DX)(CX*4), DX
 	MOVQ    DX, 32(SP)
 	MOVQ    $0, 40(SP)
 	MOVQ    $4, 48(SP)

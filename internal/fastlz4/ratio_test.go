@@ -17,6 +17,7 @@ import (
 	"github.com/pierrec/lz4/v4"
 
 	"github.com/lz4warp/lz4warp/internal/dataset"
+	"github.com/lz4warp/lz4warp/internal/liblz4"
 	"github.com/lz4warp/lz4warp/internal/lz4cmd"
 )
 
@@ -26,17 +27,25 @@ var (
 )
 
 // storedSizes is the total stored bytes of pages in lz4warp's page format,
-// with the canonical parse and with pierrec/lz4's CompressBlock.
-func storedSizes(pages []dataset.Page) (ours, pierrec int) {
+// with the canonical parse, with pierrec/lz4's CompressBlock and, where lib
+// is not nil, with liblz4's LZ4_compress_default (else -1).
+func storedSizes(pages []dataset.Page, lib *liblz4.Lib) (ours, pierrec, liblz4 int) {
 	var e Encoder
 	var c lz4.Compressor
 	dst := make([]byte, max(PageBound, lz4.CompressBlockBound(PageSize)))
+	liblz4 = -1
+	if lib != nil {
+		liblz4 = 0
+	}
 	for i := range pages {
 		_, n := e.EncodePage(dst, &pages[i])
 		ours += n
 		pierrec += PierrecPageSize(&c, dst, &pages[i])
+		if lib != nil {
+			liblz4 += lib.PageSize(dst, &pages[i], IsSameFilled(&pages[i]), RawThreshold)
+		}
 	}
-	return ours, pierrec
+	return ours, pierrec, liblz4
 }
 
 // Checks RATIO-1, PARSE-11: on every deterministic data set, the canonical
@@ -48,9 +57,32 @@ func TestRatioNoWorseThanPierrec(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		ours, pierrec := storedSizes(pages)
+		ours, pierrec, _ := storedSizes(pages, nil)
 		if ours > pierrec {
 			t.Errorf("%s: %d pages stored in %d bytes, pierrec/lz4 %d", name, len(pages), ours, pierrec)
+		}
+	}
+}
+
+// Checks RATIO-3, PARSE-11: on every deterministic data set, and on every
+// corpus of LZ4WARP_CORPUS (make corpus) where it is set, the canonical
+// parse stores no more bytes than liblz4's LZ4_compress_default applied
+// page by page in the same page format. Without liblz4.so.1 it skips,
+// except under CI=true.
+func TestRatioNoWorseThanLiblz4(t *testing.T) {
+	lib := liblz4.Require(t)
+	corpora, err := dataset.Corpora()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range append(dataset.Deterministic(), corpora...) {
+		pages, err := dataset.Load(name, *ratioPages)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		ours, _, theirs := storedSizes(pages, lib)
+		if ours > theirs {
+			t.Errorf("%s: %d pages stored in %d bytes, liblz4 %d", name, len(pages), ours, theirs)
 		}
 	}
 }
@@ -80,32 +112,41 @@ func TestPierrecPageSize(t *testing.T) {
 // TestRatioTable makes the table of spec/ratio.md, with as many pages per
 // set as the spec's, and holds the spec to it: the rows of the sets that
 // are the same on every machine must be the spec's, cell for cell up to the
-// lz4 column, and so must text, binaries and mixed (which read the Go
-// installation) where Go is the version the spec names. With -v it prints
-// the table, with -lz4 the lz4 command's column too:
+// lz4 column (up to the liblz4 columns where liblz4.so.1 is missing), and
+// so must text, binaries and mixed (which read the Go installation) where
+// Go is the version the spec names. With -v it prints the table, with -lz4
+// the lz4 command's column too, and with LZ4WARP_CORPUS set rows for the
+// corpora of make corpus, which it does not check:
 //
-//	go test ./internal/fastlz4 -run TestRatioTable -v -lz4
+//	LZ4WARP_CORPUS=$PWD/.cache/corpus go test ./internal/fastlz4 -run TestRatioTable -v -lz4
 func TestRatioTable(t *testing.T) {
 	spec, goVersion := specRatioTable(t)
+	lib, _ := liblz4.Load()
+	corpora, err := dataset.Corpora()
+	if err != nil {
+		t.Fatal(err)
+	}
 	var b strings.Builder
-	fmt.Fprintln(&b, "| data set | pages | input bytes | lz4warp bytes (ratio) | pierrec/lz4 bytes (ratio) | lz4warp / pierrec | `lz4 -1` bytes (ratio) |")
-	fmt.Fprintln(&b, "| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+	fmt.Fprintln(&b, "| data set | pages | input bytes | lz4warp bytes (ratio) | pierrec/lz4 bytes (ratio) | lz4warp / pierrec | liblz4 bytes (ratio) | lz4warp / liblz4 | `lz4 -1` bytes (ratio) |")
+	fmt.Fprintln(&b, "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
 	checked := 0
-	for _, name := range dataset.Names() {
+	for _, name := range append(dataset.Names(), corpora...) {
 		want, ok := spec[name]
-		if !ok {
-			t.Fatalf("spec/ratio.md: no row for %s", name)
-		}
-		n, err := strconv.Atoi(want[1])
-		if err != nil {
-			t.Fatalf("spec/ratio.md: %s: pages %q", name, want[1])
+		n := 4096
+		if slices.Contains(dataset.Names(), name) {
+			if !ok {
+				t.Fatalf("spec/ratio.md: no row for %s", name)
+			}
+			if n, err = strconv.Atoi(want[1]); err != nil {
+				t.Fatalf("spec/ratio.md: %s: pages %q", name, want[1])
+			}
 		}
 		pages, err := dataset.Load(name, n)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		in := len(pages) * PageSize
-		ours, pierrec := storedSizes(pages)
+		ours, pierrec, theirs := storedSizes(pages, lib)
 		lz4Cell := "not measured"
 		if *withLZ4 {
 			n, err := lz4Command(t, pages)
@@ -116,7 +157,16 @@ func TestRatioTable(t *testing.T) {
 		}
 		row := fmt.Sprintf("%s | %d | %d | %d (%.3f) | %d (%.3f) | %.4f", name, len(pages), in,
 			ours, float64(in)/float64(ours), pierrec, float64(in)/float64(pierrec), float64(ours)/float64(pierrec))
-		fmt.Fprintf(&b, "| %s | %s |\n", row, lz4Cell)
+		libCells := "not measured | not measured"
+		if theirs >= 0 {
+			row += fmt.Sprintf(" | %d (%.3f) | %.4f", theirs, float64(in)/float64(theirs), float64(ours)/float64(theirs))
+			libCells = ""
+		}
+		if libCells != "" {
+			fmt.Fprintf(&b, "| %s | %s | %s |\n", row, libCells, lz4Cell)
+		} else {
+			fmt.Fprintf(&b, "| %s | %s |\n", row, lz4Cell)
+		}
 		fixed := name == dataset.Zeros || name == dataset.Random
 		if fixed || slices.Contains(dataset.Deterministic(), name) && runtime.Version() == goVersion {
 			checked++
@@ -143,7 +193,7 @@ func specRatioTable(t *testing.T) (map[string][]string, string) {
 	goVersion := regexp.MustCompile(`go1\.[0-9]+(\.[0-9]+)?`).FindString(section)
 	rows := map[string][]string{}
 	for _, line := range strings.Split(section, "\n") {
-		if cells := strings.Split(strings.Trim(line, "| "), " | "); len(cells) == 7 && slices.Contains(dataset.Names(), cells[0]) {
+		if cells := strings.Split(strings.Trim(line, "| "), " | "); len(cells) == 9 && slices.Contains(dataset.Names(), cells[0]) {
 			rows[cells[0]] = cells
 		}
 	}

@@ -60,11 +60,3 @@ func BenchmarkReader(b *testing.B) {
 		}
 	}
 }
-
-func BenchmarkXXH32(b *testing.B) {
-	data := benchInput(b)
-	b.SetBytes(int64(len(data)))
-	for b.Loop() {
-		Checksum32(data)
-	}
-}

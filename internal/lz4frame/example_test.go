@@ -34,5 +34,5 @@ func ExampleError() {
 	w.Close()
 	_, err := io.ReadAll(lz4frame.NewReader(bytes.NewReader(frame.Bytes()[:12])))
 	fmt.Println(err)
-	// Output: lz4frame: truncated input at byte offset 7: block of 9 bytes cut short: the input ends at byte 12
+	// Output: lz4warp: truncated input at byte offset 7: block of 9 bytes cut short: the input ends at byte 12
 }

@@ -47,14 +47,15 @@ const (
 func blockMaxSize(code byte) int { return 1 << (8 + 2*int(code)) }
 
 // Sentinel errors; every error of the Reader is an *Error wrapping one.
+// Package lz4warp's Reader returns them, hence their prefix.
 var (
-	ErrNotLZ4      = errors.New("lz4frame: not LZ4 data")
-	ErrTruncated   = errors.New("lz4frame: truncated input")
-	ErrCorrupt     = errors.New("lz4frame: corrupt input")
-	ErrChecksum    = errors.New("lz4frame: checksum mismatch")
-	ErrUnsupported = errors.New("lz4frame: unsupported frame")
-	ErrBlockSize   = errors.New("lz4frame: block larger than 64 KiB")
-	ErrClosed      = errors.New("lz4frame: writer closed")
+	ErrNotLZ4      = errors.New("lz4warp: not LZ4 data")
+	ErrTruncated   = errors.New("lz4warp: truncated input")
+	ErrCorrupt     = errors.New("lz4warp: corrupt input")
+	ErrChecksum    = errors.New("lz4warp: checksum mismatch")
+	ErrUnsupported = errors.New("lz4warp: unsupported frame")
+	ErrBlockSize   = errors.New("lz4warp: frame block larger than 64 KiB")
+	ErrClosed      = errors.New("lz4warp: frame writer closed")
 )
 
 // Error is a failure to read a stream, at a byte offset of the compressed

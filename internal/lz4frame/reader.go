@@ -9,6 +9,9 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"github.com/lz4warp/lz4warp/internal/fastlz4"
+	"github.com/lz4warp/lz4warp/internal/xxh32"
 )
 
 // Reader decompresses a stream of LZ4 frames: any number of LZ4 frames,
@@ -27,7 +30,7 @@ type Reader struct {
 
 	state   readerState
 	frame   frameInfo
-	content XXH32 // of the current frame's decompressed data
+	content xxh32.Digest // of the current frame's decompressed data
 	size    uint64
 
 	buf    []byte // window history followed by the current block's output
@@ -38,13 +41,21 @@ type Reader struct {
 	word   [8]byte
 	frames int
 
-	// Independent blocks are read ahead and decoded concurrently.
+	// Independent blocks are read ahead in groups and decoded concurrently.
 	workers    int
-	queue      []*pendingBlock // read and decoded, served in order from qi
-	qi         int
-	pool       []*pendingBlock
-	endAt      int64 // offset of an end mark met while reading ahead, or -1
-	pendingErr error // an error met while reading ahead, for after the queue
+	groups     []*group        // read ahead, served in order; groups[0] is being served
+	finished   []*group        // served, perhaps still being hashed, for reuse
+	lastHashed <-chan struct{} // closed when the frame's last group read is hashed
+}
+
+// group is a run of independent blocks read ahead together.
+type group struct {
+	blocks  []*pendingBlock
+	next    int           // the next block to serve
+	endAt   int64         // offset of the end mark that ends the group, or -1
+	err     error         // an error met while reading the group, after its blocks
+	decoded chan struct{} // closed when every block is decoded
+	hashed  chan struct{} // closed when the blocks are in the content checksum
 }
 
 // pendingBlock is an independent block read ahead.
@@ -60,10 +71,12 @@ type pendingBlock struct {
 	blockMax int
 }
 
-// Read-ahead limits for independent blocks.
+// Read-ahead limits for independent blocks: maxGroups groups of at most
+// maxGroupBytes each, counting stored bytes and the decoding buffer.
 const (
-	readAheadBytes  = 16 << 20 // of block maximum sizes, stored and decoded: 32 MiB
-	readAheadBlocks = 8        // per worker
+	maxGroups     = 3
+	groupBytes    = 8 << 20
+	maxGroupBytes = 32 << 20
 )
 
 type readerState int
@@ -87,7 +100,7 @@ type frameInfo struct {
 // NewReader returns a Reader decompressing r, with one decoding goroutine
 // per core for frames of independent blocks.
 func NewReader(r io.Reader) *Reader {
-	return &Reader{src: bufio.NewReaderSize(r, 64<<10), workers: runtime.GOMAXPROCS(0), endAt: -1}
+	return &Reader{src: bufio.NewReaderSize(r, 256<<10), workers: runtime.GOMAXPROCS(0)}
 }
 
 // SetConcurrency sets how many goroutines decode independent blocks; 1
@@ -341,7 +354,7 @@ func (r *Reader) nextBlock() error {
 		if err := r.readFull(r.word[:4], "block checksum"); err != nil {
 			return err
 		}
-		if got, want := binary.LittleEndian.Uint32(r.word[:4]), Checksum32(block); got != want {
+		if got, want := binary.LittleEndian.Uint32(r.word[:4]), xxh32.Checksum(block); got != want {
 			return r.fail(sumAt, ErrChecksum, "block checksum %#08x, want %#08x", got, want)
 		}
 	}
@@ -349,9 +362,10 @@ func (r *Reader) nextBlock() error {
 	if word&uncompressedBit != 0 {
 		r.end = r.hist + copy(dst[r.hist:], block)
 	} else {
-		end, pos, err := decodeBlock(dst, r.hist, block)
+		end, err := fastlz4.DecompressBlockPrefix(dst, r.hist, block)
 		if err != nil {
-			return r.fail(at+4+int64(pos), ErrCorrupt, "block at byte %d: %v", at, err)
+			r.err = blockError(at, err)
+			return r.err
 		}
 		r.end = end
 	}
@@ -425,74 +439,106 @@ func (r *Reader) nextLegacy() error {
 		return err
 	}
 	dst := r.prepare(min(legacyBlockSize, decodedBound(size)))
-	end, pos, err := decodeBlock(dst, 0, block)
+	end, err := fastlz4.DecompressBlockPrefix(dst, 0, block)
 	if err != nil {
-		return r.fail(at+4+int64(pos), ErrCorrupt, "block at byte %d: %v", at, err)
+		r.err = blockError(at, err)
+		return r.err
 	}
 	r.end = end
 	r.cur = r.buf[:end]
 	return nil
 }
 
-// nextQueued serves the next read-ahead block of an independent frame,
-// reading and decoding a new group of blocks when the queue is empty. Errors
-// met while reading ahead surface after the blocks before them.
+// nextQueued serves the next read-ahead block of an independent frame. Groups
+// of blocks are read on the calling goroutine and decoded on others; while
+// the caller serves one group, the next ones decode and an earlier one is
+// hashed into the content checksum, each group on its own goroutine after
+// the group before it. Errors met while reading ahead surface after the
+// blocks before them.
 func (r *Reader) nextQueued() error {
-	if r.qi == len(r.queue) {
-		switch {
-		case r.pendingErr != nil:
-			r.err, r.pendingErr = r.pendingErr, nil
-			return r.err
-		case r.endAt >= 0:
-			at := r.endAt
-			r.endAt = -1
-			return r.endFrame(at)
+	for len(r.groups) == 0 || r.groups[0].next == len(r.groups[0].blocks) {
+		if len(r.groups) > 0 {
+			g := r.groups[0]
+			r.groups = r.groups[1:]
+			r.finished = append(r.finished, g)
+			if g.err != nil || g.endAt >= 0 {
+				// Nothing was read past its end: it is the last group.
+				<-g.hashed
+				if g.err != nil {
+					r.err = g.err
+					return r.err
+				}
+				r.lastHashed = nil
+				return r.endFrame(g.endAt)
+			}
 		}
-		r.readAhead()
-		if len(r.queue) == 0 {
-			return r.nextQueued()
-		}
+		r.fillGroups()
+		<-r.groups[0].decoded
 	}
-	b := r.queue[r.qi]
-	r.qi++
+	g := r.groups[0]
+	b := g.blocks[g.next]
+	g.next++
 	if b.err != nil {
+		<-g.hashed
 		r.err = b.err
 		return r.err
 	}
-	r.serve(b.out)
+	r.cur = b.out
+	r.size += uint64(len(b.out))
+	if len(r.groups) < maxGroups && g.next == 1 && g.err == nil && g.endAt < 0 {
+		r.fillGroups()
+	}
 	return nil
 }
 
-// readAhead reads blocks up to the read-ahead limits, the end mark or an
-// error, and decodes them concurrently.
-func (r *Reader) readAhead() {
+// fillGroups reads groups until maxGroups are on their way or the last one
+// ends the frame (or met an error).
+func (r *Reader) fillGroups() {
+	for len(r.groups) < maxGroups {
+		if n := len(r.groups); n > 0 && (r.groups[n-1].err != nil || r.groups[n-1].endAt >= 0) {
+			return
+		}
+		r.readGroup(r.freeGroup())
+	}
+}
+
+// freeGroup returns a group whose blocks may be reused: one that was served
+// and hashed, waiting for the oldest one's hash when all are in use.
+func (r *Reader) freeGroup() *group {
+	if len(r.finished) > 0 && len(r.finished)+len(r.groups) >= maxGroups {
+		g := r.finished[0]
+		r.finished = r.finished[1:]
+		<-g.hashed
+		return g
+	}
+	for i, g := range r.finished {
+		select {
+		case <-g.hashed:
+			r.finished = append(r.finished[:i], r.finished[i+1:]...)
+			return g
+		default:
+		}
+	}
+	return &group{}
+}
+
+// readGroup reads blocks into g up to the group's limits, the end mark or
+// an error, and starts decoding them and hashing them after the group
+// before.
+func (r *Reader) readGroup(g *group) {
 	f := &r.frame
-	r.pool = append(r.pool, r.queue...)
-	r.queue, r.qi = r.queue[:0], 0
-	// The pool keeps only what this frame's read-ahead can take: buffers
-	// of an earlier frame's larger blocks would otherwise stay on top of
-	// the limit, which counts this frame's block size.
-	if keep := min(readAheadBlocks*r.workers, max(readAheadBytes/f.blockMax, 1)); len(r.pool) > keep {
-		clear(r.pool[keep:])
-		r.pool = r.pool[:keep]
-	}
-	for _, b := range r.pool {
-		if cap(b.stored) > f.blockMax {
-			b.stored = nil
-		}
-		if cap(b.dec) > f.blockMax {
-			b.dec = nil
-		}
-	}
-	budget := readAheadBytes
-	for len(r.queue) < readAheadBlocks*r.workers && budget > 0 {
+	pool := g.blocks
+	g.blocks, g.next, g.endAt, g.err = g.blocks[:0], 0, -1, nil
+	g.decoded, g.hashed = make(chan struct{}), make(chan struct{})
+	budget := groupBudget(f.blockMax, r.workers)
+	for budget > 0 {
 		at := r.off
 		if err := r.readFull(r.word[:4], "block size"); err != nil {
 			break
 		}
 		word := binary.LittleEndian.Uint32(r.word[:4])
 		if word == 0 {
-			r.endAt = at
+			g.endAt = at
 			break
 		}
 		size := int(word &^ uncompressedBit)
@@ -501,31 +547,66 @@ func (r *Reader) readAhead() {
 			break
 		}
 		var b *pendingBlock
-		if n := len(r.pool); n > 0 {
-			b, r.pool = r.pool[n-1], r.pool[:n-1]
+		if i := len(g.blocks); i < len(pool) {
+			b = pool[i]
 		} else {
 			b = &pendingBlock{}
 		}
-		*b = pendingBlock{at: at, stored: grow(b.stored, size), raw: word&uncompressedBit != 0, sumAt: -1, dec: b.dec, blockMax: f.blockMax}
+		// Buffers of an earlier frame's larger blocks are dropped, so that
+		// the group's memory follows this frame's block size.
+		stored, dec := b.stored, b.dec
+		if cap(stored) > f.blockMax {
+			stored = nil
+		}
+		if cap(dec) > f.blockMax {
+			dec = nil
+		}
+		*b = pendingBlock{at: at, stored: grow(stored, size), raw: word&uncompressedBit != 0, sumAt: -1, dec: dec, blockMax: f.blockMax}
+		g.blocks = append(g.blocks, b)
 		if err := r.readFullAt(b.stored, "block", at); err != nil {
-			r.pool = append(r.pool, b)
+			g.blocks = g.blocks[:len(g.blocks)-1]
 			break
 		}
 		if f.blockChecksum {
 			b.sumAt = r.off
 			if err := r.readFull(r.word[:4], "block checksum"); err != nil {
-				r.pool = append(r.pool, b)
+				g.blocks = g.blocks[:len(g.blocks)-1]
 				break
 			}
 			b.sum = binary.LittleEndian.Uint32(r.word[:4])
 		}
-		r.queue = append(r.queue, b)
-		budget -= f.blockMax
+		budget -= size + min(f.blockMax, decodedBound(size))
 	}
 	if r.err != nil { // surfaces once the blocks before it are served
-		r.pendingErr, r.err = r.err, nil
+		g.err, r.err = r.err, nil
 	}
-	decodeAll(r.queue, r.workers)
+	prev := r.lastHashed
+	r.lastHashed = g.hashed
+	hash := f.contentChecksum
+	go func() {
+		decodeAll(g.blocks, r.workers)
+		close(g.decoded)
+		if prev != nil {
+			<-prev
+		}
+		if hash {
+			for _, b := range g.blocks {
+				if b.err != nil {
+					break
+				}
+				r.content.Write(b.out)
+			}
+		}
+		close(g.hashed)
+	}()
+	r.groups = append(r.groups, g)
+}
+
+// groupBudget is how many bytes of blocks (stored and decoded) a group
+// reads ahead: enough for every worker to take a few blocks, within
+// maxGroupBytes.
+func groupBudget(blockMax, workers int) int {
+	return min(max(groupBytes, 2*workers*blockMax), maxGroupBytes)
 }
 
 func grow(b []byte, n int) []byte {
@@ -537,7 +618,7 @@ func grow(b []byte, n int) []byte {
 
 // decodeAll decodes the blocks on up to workers goroutines.
 func decodeAll(blocks []*pendingBlock, workers int) {
-	if len(blocks) <= 1 {
+	if len(blocks) <= 1 || workers <= 1 {
 		for _, b := range blocks {
 			b.decode()
 		}
@@ -545,19 +626,22 @@ func decodeAll(blocks []*pendingBlock, workers int) {
 	}
 	var next atomic.Int32
 	var wg sync.WaitGroup
-	for range min(workers, len(blocks)) {
+	for range min(workers, len(blocks)) - 1 {
 		wg.Go(func() {
 			for i := int(next.Add(1)) - 1; i < len(blocks); i = int(next.Add(1)) - 1 {
 				blocks[i].decode()
 			}
 		})
 	}
+	for i := int(next.Add(1)) - 1; i < len(blocks); i = int(next.Add(1)) - 1 {
+		blocks[i].decode()
+	}
 	wg.Wait()
 }
 
 func (b *pendingBlock) decode() {
 	if b.sumAt >= 0 {
-		if want := Checksum32(b.stored); b.sum != want {
+		if want := xxh32.Checksum(b.stored); b.sum != want {
 			b.err = newError(b.sumAt, ErrChecksum, "block checksum %#08x, want %#08x", b.sum, want)
 			return
 		}
@@ -567,10 +651,19 @@ func (b *pendingBlock) decode() {
 		return
 	}
 	b.dec = grow(b.dec, min(b.blockMax, decodedBound(len(b.stored))))
-	n, pos, err := decodeBlock(b.dec, 0, b.stored)
+	n, err := fastlz4.DecompressBlockPrefix(b.dec, 0, b.stored)
 	if err != nil {
-		b.err = newError(b.at+4+int64(pos), ErrCorrupt, "block at byte %d: %v", b.at, err)
+		b.err = blockError(b.at, err)
 		return
 	}
 	b.out = b.dec[:n]
+}
+
+// blockError is the error of a block at byte at that did not decode.
+func blockError(at int64, err error) error {
+	detail := "a match reaches before the start of the data, or the block is cut short"
+	if errors.Is(err, fastlz4.ErrShortBuffer) {
+		detail = "the block decodes to more than the block maximum size"
+	}
+	return newError(at, ErrCorrupt, "block at byte %d: %s", at, detail)
 }

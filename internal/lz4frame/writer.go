@@ -4,26 +4,89 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+
+	"github.com/lz4warp/lz4warp/internal/xxh32"
 )
 
-// WriterOptions chooses the optional parts of the frames a Writer writes.
+// WriterOptions chooses the optional parts of the frames lz4warp writes.
 type WriterOptions struct {
-	BlockChecksum bool // follow each block with the xxHash32 of its stored bytes
+	BlockChecksum     bool  // follow each block with the xxHash32 of its stored bytes
+	NoContentChecksum bool  // end the frame without the xxHash32 of its content
+	ContentSize       int64 // the content's length in bytes, stored in the header; -1 or 0 for none
 }
 
-// Writer writes one LZ4 frame of independent blocks of at most 64 KiB, with
-// a content checksum. The caller compresses: each block is given both as
-// the data it stands for and as its LZ4 block, or as the data alone to store
-// it uncompressed. The frame ends, with its checksum, at Close.
+// AppendHeader appends the frame header of frames with opts: magic, FLG,
+// BD (independent blocks of at most 64 KiB), the content size when known,
+// and the header checksum.
+func AppendHeader(dst []byte, opts WriterOptions) []byte {
+	flg := byte(flagVersion | flagIndependent)
+	if !opts.NoContentChecksum {
+		flg |= flagContentCheck
+	}
+	if opts.BlockChecksum {
+		flg |= flagBlockChecksum
+	}
+	if opts.ContentSize > 0 {
+		flg |= flagContentSize
+	}
+	dst = binary.LittleEndian.AppendUint32(dst, Magic)
+	start := len(dst)
+	dst = append(dst, flg, 4<<4) // BD: block maximum size code 4, 64 KiB
+	if opts.ContentSize > 0 {
+		dst = binary.LittleEndian.AppendUint64(dst, uint64(opts.ContentSize))
+	}
+	return append(dst, headerChecksum(dst[start:]))
+}
+
+// BlockBound is the most bytes AppendBlock appends for data of n bytes.
+func BlockBound(n int) int { return 4 + n + 4 }
+
+// AppendBlock appends one block holding data (at most 64 KiB, not empty:
+// a block of size 0 would end the frame). block is data's LZ4 block; when
+// it is nil, or not shorter than data, data is stored uncompressed instead.
+func AppendBlock(dst, data, block []byte, blockChecksum bool) []byte {
+	size := uint32(len(block))
+	stored := block
+	if block == nil || len(block) >= len(data) {
+		size = uint32(len(data)) | uncompressedBit
+		stored = data
+	}
+	dst = binary.LittleEndian.AppendUint32(dst, size)
+	dst = append(dst, stored...)
+	if blockChecksum {
+		dst = binary.LittleEndian.AppendUint32(dst, xxh32.Checksum(stored))
+	}
+	return dst
+}
+
+// AppendEnd appends the end mark and, unless opts leave it out, the
+// content checksum sum.
+func AppendEnd(dst []byte, opts WriterOptions, sum uint32) []byte {
+	dst = binary.LittleEndian.AppendUint32(dst, 0)
+	if !opts.NoContentChecksum {
+		dst = binary.LittleEndian.AppendUint32(dst, sum)
+	}
+	return dst
+}
+
+// headerChecksum is the HC byte of a frame descriptor (FLG up to the last
+// optional field).
+func headerChecksum(desc []byte) byte { return byte(xxh32.Checksum(desc) >> 8) }
+
+// Writer writes one frame of independent blocks on one goroutine, for tests
+// and small outputs; package lz4warp's Writer frames blocks in parallel
+// with the same functions. The caller compresses: each block is given both
+// as the data it stands for and as its LZ4 block, or as the data alone to
+// store it uncompressed. The frame ends at Close.
 type Writer struct {
 	w       io.Writer
 	opts    WriterOptions
-	content XXH32
+	content xxh32.Digest
 	n       int64 // bytes written to w
 	header  bool
 	closed  bool
 	err     error
-	scratch [8]byte
+	buf     []byte
 }
 
 // NewWriter returns a Writer writing one frame to w. The frame header is
@@ -32,46 +95,19 @@ func NewWriter(w io.Writer, opts WriterOptions) *Writer {
 	return &Writer{w: w, opts: opts}
 }
 
-// Header returns the 7-byte frame header the Writer writes: magic, FLG, BD
-// and the header checksum.
-func (w *Writer) Header() []byte {
-	flg := byte(flagVersion | flagIndependent | flagContentCheck)
-	if w.opts.BlockChecksum {
-		flg |= flagBlockChecksum
-	}
-	h := binary.LittleEndian.AppendUint32(nil, Magic)
-	h = append(h, flg, 4<<4) // BD: block maximum size code 4, 64 KiB
-	return append(h, headerChecksum(h[4:]))
-}
-
-// headerChecksum is the HC byte of a frame descriptor (FLG up to the last
-// optional field).
-func headerChecksum(desc []byte) byte { return byte(Checksum32(desc) >> 8) }
-
-func (w *Writer) write(p []byte) error {
+func (w *Writer) flush() error {
 	if w.err != nil {
 		return w.err
 	}
-	n, err := w.w.Write(p)
+	n, err := w.w.Write(w.buf)
 	w.n += int64(n)
-	if err != nil {
-		w.err = err
-	}
+	w.buf = w.buf[:0]
+	w.err = err
 	return err
 }
 
-func (w *Writer) writeHeader() error {
-	if w.header {
-		return nil
-	}
-	w.header = true
-	return w.write(w.Header())
-}
-
-// WriteBlock appends one block holding data (at most 64 KiB). block is
-// data's LZ4 block; when it is nil, or not shorter than data, data is stored
-// uncompressed instead. An empty data writes nothing: a block of size 0
-// would end the frame.
+// WriteBlock appends one block holding data (at most 64 KiB), as
+// AppendBlock does; an empty data writes nothing.
 func (w *Writer) WriteBlock(data, block []byte) error {
 	if w.closed {
 		return ErrClosed
@@ -82,28 +118,13 @@ func (w *Writer) WriteBlock(data, block []byte) error {
 	if len(data) == 0 {
 		return nil
 	}
-	if err := w.writeHeader(); err != nil {
-		return err
+	if !w.header {
+		w.header = true
+		w.buf = AppendHeader(w.buf, w.opts)
 	}
 	w.content.Write(data)
-	size := uint32(len(block))
-	stored := block
-	if block == nil || len(block) >= len(data) {
-		size = uint32(len(data)) | uncompressedBit
-		stored = data
-	}
-	binary.LittleEndian.PutUint32(w.scratch[:], size)
-	if err := w.write(w.scratch[:4]); err != nil {
-		return err
-	}
-	if err := w.write(stored); err != nil {
-		return err
-	}
-	if w.opts.BlockChecksum {
-		binary.LittleEndian.PutUint32(w.scratch[:], Checksum32(stored))
-		return w.write(w.scratch[:4])
-	}
-	return nil
+	w.buf = AppendBlock(w.buf, data, block, w.opts.BlockChecksum)
+	return w.flush()
 }
 
 // Close ends the frame: the header if no block was written, the end mark
@@ -112,13 +133,13 @@ func (w *Writer) Close() error {
 	if w.closed {
 		return w.err
 	}
-	if err := w.writeHeader(); err != nil {
-		return err
-	}
 	w.closed = true
-	binary.LittleEndian.PutUint32(w.scratch[0:], 0)
-	binary.LittleEndian.PutUint32(w.scratch[4:], w.content.Sum32())
-	return w.write(w.scratch[:8])
+	if !w.header {
+		w.header = true
+		w.buf = AppendHeader(w.buf, w.opts)
+	}
+	w.buf = AppendEnd(w.buf, w.opts, w.content.Sum32())
+	return w.flush()
 }
 
 // Written is the number of bytes written to the underlying writer so far.

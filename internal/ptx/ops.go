@@ -152,6 +152,7 @@ func init() {
 		"st.shared.u8":              "a,r",
 		"st.shared.u16":             "a,r",
 		"st.relaxed.cta.shared.u16": "a,r",
+		"st.relaxed.cta.shared.u32": "a,r",
 		"st.shared.u32":             "a,r",
 		"st.shared.v4.u32":          "a,v",
 		"ld.u32":                    "r,a",

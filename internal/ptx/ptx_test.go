@@ -2,7 +2,6 @@ package ptx
 
 import (
 	"context"
-	"errors"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -117,6 +116,7 @@ func formsKernel(sm int) *Module {
 	k.St(Shared, "u8", At(sh, 0), a)
 	k.St(Shared, "u16", At(sh, 2), b)
 	k.StAnyLane("u16", At(sh, 2), b)
+	k.StAnyLane("u32", At(sh, 4), b)
 	k.St(Shared, "u32", At(sh, 4), c)
 	k.WarpSync(FullMask)
 	k.MembarSys()
@@ -275,13 +275,7 @@ func TestMisuseVecSharedBarrier(t *testing.T) {
 
 // Checks GPU-2: builder output assembles for every supported architecture.
 func TestAssembles(t *testing.T) {
-	path, err := ptxas.Path()
-	if errors.Is(err, ptxas.ErrNotFound) {
-		t.Skipf("skipping the ptxas check: %v", err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	path := ptxas.Require(t)
 	for _, sm := range targets {
 		for _, m := range []*Module{copyKernel(sm), formsKernel(sm)} {
 			rep, err := ptxas.Assemble(context.Background(), path, m.String(), sm)

@@ -70,3 +70,26 @@ func TestPathFromEnv(t *testing.T) {
 		t.Fatalf("got %v, want ErrNotFound", err)
 	}
 }
+
+// recorder notes what Require asks of its test.
+type recorder struct {
+	testing.TB
+	fatal, skipped bool
+}
+
+func (r *recorder) Helper()                        {}
+func (r *recorder) Fatalf(format string, a ...any) { r.fatal = true }
+func (r *recorder) Skipf(format string, a ...any)  { r.skipped = true }
+
+// Checks GPU-2: without ptxas the assembly checks skip, except under
+// CI=true, where they fail.
+func TestRequireMissing(t *testing.T) {
+	t.Setenv("PTXAS", t.TempDir()+"/no-ptxas")
+	for _, ci := range []string{"", "true"} {
+		t.Setenv("CI", ci)
+		r := &recorder{TB: t}
+		if got := Require(r); got != "" || r.fatal != (ci == "true") || r.skipped != (ci != "true") {
+			t.Errorf("CI=%q: path %q, fatal %v, skipped %v", ci, got, r.fatal, r.skipped)
+		}
+	}
+}

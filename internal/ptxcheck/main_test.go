@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,13 +17,7 @@ import (
 // target, passes the kernels, and fails a kernel over its shared-memory
 // budget.
 func TestCheck(t *testing.T) {
-	path, err := ptxas.Path()
-	if errors.Is(err, ptxas.ErrNotFound) {
-		t.Skipf("skipping: %v", err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	path := ptxas.Require(t)
 	var out bytes.Buffer
 	if !check(&out, path, kernels) {
 		t.Fatalf("the kernels fail ptx-check:\n%s", out.String())

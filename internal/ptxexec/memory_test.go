@@ -454,42 +454,52 @@ func TestGenericForms(t *testing.T) {
 // values at one address; the lowest lane's value is there afterwards, and
 // the store still races with other lanes' unsynchronised reads.
 func TestRelaxedStoreLowestLaneWins(t *testing.T) {
-	// Lanes 5 to 31 store their lane number, in pairs, at one halfword per
-	// pair: the pair's lower lane wins. Each lane then reads its pair's
-	// halfword and stores it to out.
-	store := []string{
-		"mov.u64 %rd3, sm;",
-		"shr.u32 %r1, %r0, 1;",
-		"mul.wide.u32 %rd4, %r1, 2;",
-		"add.u64 %rd4, %rd3, %rd4;",
-		"setp.ge.u32 %p0, %r0, 5;",
-		"@%p0 st.relaxed.cta.shared.u16 [%rd4], %r0;",
-	}
-	load := []string{
-		"@%p0 ld.shared.u16 %r2, [%rd4];",
-		"@!%p0 mov.u32 %r2, 99;",
-		"add.u64 %rd5, %rd1, %rd2;",
-		"st.global.u32 [%rd5], %r2;",
-		"ret;",
-	}
-	text := entry([]string{"in", "out"}, 128, body(prologue, store, []string{"bar.warp.sync 0xffffffff;"}, load)...)
-	mem, err := launchErr(t, text, 1, 32, inOut(128))
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := mem.Bytes(memBase + allocAlign + guardGap)
-	for lane := range 32 {
-		want := uint32(99)
-		if lane >= 5 {
-			want = uint32(max(lane&^1, 5))
+	// Lanes 5 to 31 store a value made from their lane number, in pairs,
+	// at one halfword (or word) per pair: the pair's lower lane wins. Each
+	// lane then reads its pair's halfword (or word) and stores it to out.
+	for _, form := range []struct {
+		typ   string
+		size  int
+		value []string // from the lane in %r0 to %r6
+		want  func(lane uint32) uint32
+	}{
+		{"u16", 2, []string{"mov.u32 %r6, %r0;"}, func(l uint32) uint32 { return l }},
+		{"u32", 4, []string{"shl.b32 %r6, %r0, 16;", "or.b32 %r6, %r6, %r0;"}, func(l uint32) uint32 { return l<<16 | l }},
+	} {
+		store := append([]string{
+			"mov.u64 %rd3, sm;",
+			"shr.u32 %r1, %r0, 1;",
+			fmt.Sprintf("mul.wide.u32 %%rd4, %%r1, %d;", form.size),
+			"add.u64 %rd4, %rd3, %rd4;",
+			"setp.ge.u32 %p0, %r0, 5;",
+		}, form.value...)
+		store = append(store, "@%p0 st.relaxed.cta.shared."+form.typ+" [%rd4], %r6;")
+		load := []string{
+			"@%p0 ld.shared." + form.typ + " %r2, [%rd4];",
+			"@!%p0 mov.u32 %r2, 99;",
+			"add.u64 %rd5, %rd1, %rd2;",
+			"st.global.u32 [%rd5], %r2;",
+			"ret;",
 		}
-		if got := binary.LittleEndian.Uint32(out[4*lane:]); got != want {
-			t.Errorf("lane %d read %d, want %d", lane, got, want)
+		text := entry([]string{"in", "out"}, 128, body(prologue, store, []string{"bar.warp.sync 0xffffffff;"}, load)...)
+		mem, err := launchErr(t, text, 1, 32, inOut(128))
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	_, err = launchErr(t, entry([]string{"in", "out"}, 128, body(prologue, store, load)...), 1, 32, inOut(128))
-	if !errors.Is(err, ErrSharedRace) {
-		t.Fatalf("a read of the relaxed store's bytes without bar.warp.sync: %v, want a race", err)
+		out := mem.Bytes(memBase + allocAlign + guardGap)
+		for lane := range uint32(32) {
+			want := uint32(99)
+			if lane >= 5 {
+				want = form.want(max(lane&^1, 5))
+			}
+			if got := binary.LittleEndian.Uint32(out[4*lane:]); got != want {
+				t.Errorf("%s: lane %d read %#x, want %#x", form.typ, lane, got, want)
+			}
+		}
+		_, err = launchErr(t, entry([]string{"in", "out"}, 128, body(prologue, store, load)...), 1, 32, inOut(128))
+		if !errors.Is(err, ErrSharedRace) {
+			t.Fatalf("%s: a read of the relaxed store's bytes without bar.warp.sync: %v, want a race", form.typ, err)
+		}
 	}
 }
 

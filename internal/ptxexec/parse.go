@@ -158,6 +158,7 @@ var formTable = map[string]formSpec{
 	"st.shared.u8":              {op: opSt, sig: "aX", space: spaceShared, width: 1},
 	"st.shared.u16":             {op: opSt, sig: "aX", space: spaceShared, width: 2},
 	"st.relaxed.cta.shared.u16": {op: opSt, sig: "aX", space: spaceShared, width: 2, anyLane: true},
+	"st.relaxed.cta.shared.u32": {op: opSt, sig: "aX", space: spaceShared, width: 4, anyLane: true},
 	"st.shared.u32":             {op: opSt, sig: "aX", space: spaceShared, width: 4},
 	"st.shared.v4.u32":          {op: opStV4, sig: "aV", space: spaceShared, width: 16},
 	"match.any.sync.b32":        {op: opMatchAny, sig: "rRm"},

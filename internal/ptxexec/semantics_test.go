@@ -211,6 +211,7 @@ func TestFormsHaveSemanticTests(t *testing.T) {
 	}
 	tested["bar.sync"] = "TestBarSyncAndSharedRaces"
 	tested["st.relaxed.cta.shared.u16"] = "TestRelaxedStoreLowestLaneWins"
+	tested["st.relaxed.cta.shared.u32"] = "TestRelaxedStoreLowestLaneWins"
 	for _, form := range []string{"bra", "bra.uni", "ret"} {
 		tested[form] = "TestDivergence"
 	}

@@ -12,6 +12,17 @@
 // is taken as meant to cite a rule, so one with a prefix no rule has is a
 // problem. A range whose end is below its start, or that spans more than
 // MaxRange IDs, is a problem too; it cites its two ends only.
+//
+// A citation counts as checking a rule only inside a Test, Fuzz, Example or Benchmark
+// function that has a body (its doc comment included) or as a scenario's
+// tag: an ID in a helper, a benchmark or a file-level comment is checked
+// for a defined ID but checks nothing. A counted citation never runs in CI,
+// which has no GPU, when its test needs one: a file named *_gpu_test.go or
+// gpu_*.go, a test that calls gputest.Require or a helper named so
+// (requireGPU, needGPU, skipWithoutGPU and the like), or a scenario tagged
+// @gpu. Rules checked
+// only so are reported apart (DeviceOnly), each with the newest run under
+// results/ whose logs show one of its tests or scenarios passing.
 package trace
 
 import (
@@ -52,7 +63,16 @@ type Citation struct {
 	// Quarantined marks a scenario tagged QuarantineTag: it states the rule
 	// but does not run by default, so it does not count as checking it.
 	Quarantined bool
+	// InTest marks a citation that counts: a scenario's tag, or an ID in a
+	// Test, Fuzz, Example or Benchmark function with a body, or in its doc comment.
+	InTest bool
+	// DeviceOnly marks a counted citation whose test or scenario needs a
+	// GPU, so that CI never runs it (see the package comment).
+	DeviceOnly bool
 }
+
+// GPUTag marks scenarios that run only on a GPU.
+const GPUTag = "@gpu"
 
 // QuarantineTag marks scenarios that state a rule the code does not meet yet.
 const QuarantineTag = "@known-defect"
@@ -76,7 +96,15 @@ type Matrix struct {
 	// scanProbs are the problems found while reading the test files: a
 	// Checks clause naming an unknown prefix, a reversed or oversized range.
 	scanProbs []scanProblem
+	// passed maps the name of each test, subtest and scenario (as go test
+	// -v prints it after "--- PASS: ") to the newest run under results/
+	// whose logs show it passing.
+	passed map[string]deviceRun
 }
+
+// deviceRun is a folder of results/ and when it ran: its date, and the
+// time its README's first line gives (the notebook entry's), if any.
+type deviceRun struct{ name, when string }
 
 // scanProblem is a Problem with its place kept apart, for sorting.
 type scanProblem struct {
@@ -111,7 +139,7 @@ func Scan(root string) (*Matrix, error) {
 
 // ScanFS is Scan on a file system rooted at the module root.
 func ScanFS(fsys fs.FS) (*Matrix, error) {
-	m := &Matrix{prefixes: map[string]bool{}, rootName: "."}
+	m := &Matrix{prefixes: map[string]bool{}, rootName: ".", passed: map[string]deviceRun{}}
 	if mod, err := fs.ReadFile(fsys, "go.mod"); err == nil {
 		for _, line := range lines(mod) {
 			if name, ok := strings.CutPrefix(strings.TrimSpace(line), "module "); ok {
@@ -141,6 +169,9 @@ func ScanFS(fsys fs.FS) (*Matrix, error) {
 		}
 		if d.IsDir() {
 			base := d.Name()
+			if name == "results" {
+				return m.readRuns(fsys, name)
+			}
 			if name != "." && (base == "testdata" || base == "vendor" || base == "build" ||
 				strings.HasPrefix(base, ".") || strings.HasPrefix(base, "_")) {
 				return fs.SkipDir
@@ -167,6 +198,7 @@ func ScanFS(fsys fs.FS) (*Matrix, error) {
 						m.Citations = append(m.Citations, Citation{
 							ID: tag[1:], File: name, Line: sc.Line, Name: sc.Name, Scenario: true,
 							Quarantined: slices.Contains(sc.Tags, QuarantineTag),
+							InTest:      true, DeviceOnly: slices.Contains(sc.Tags, GPUTag),
 						})
 					}
 				}
@@ -312,6 +344,7 @@ func goCitations(name string, data []byte, re *regexp.Regexp, prefixes map[strin
 	if re != nil {
 		funcs = funcSpans(name, data)
 	}
+	fileOnDevice := deviceOnlyFile(name)
 	for i, line := range lines(data) {
 		for _, clause := range checksRE.FindAllString(line, -1) {
 			for _, g := range anyIDRE.FindAllStringSubmatch(clause, -1) {
@@ -325,7 +358,8 @@ func goCitations(name string, data []byte, re *regexp.Regexp, prefixes map[strin
 			continue
 		}
 		for _, g := range re.FindAllStringSubmatch(line, -1) {
-			c := Citation{File: name, Line: i + 1, Name: enclosing(funcs, i+1)}
+			f := enclosing(funcs, i+1)
+			c := Citation{File: name, Line: i + 1, Name: f.name, InTest: f.test, DeviceOnly: f.test && (fileOnDevice || f.gpu || strings.HasPrefix(f.name, "Benchmark"))}
 			first, last := g[1]+"-"+g[2], g[3]+"-"+g[4]
 			lo, errLo := strconv.Atoi(g[2])
 			if errLo == nil {
@@ -372,7 +406,25 @@ func goCitations(name string, data []byte, re *regexp.Regexp, prefixes map[strin
 
 type funcSpan struct {
 	name     string
-	from, to int // lines, the doc comment included
+	from, to int  // lines, the doc comment included
+	test     bool // a Test, Fuzz, Example or Benchmark function with a body
+	gpu      bool // it calls gputest.Require or a GPU-requirement helper
+}
+
+var (
+	// testNameRE is the name of a function that go test runs. Benchmarks
+	// check the rules that set measured targets; CI runs none of them, so
+	// their citations count as checked elsewhere, as a GPU test's do.
+	testNameRE = regexp.MustCompile(`^(Test|Fuzz|Example|Benchmark)([^a-z]|$)`)
+	// gpuHelperRE is the name of a helper that skips a test without a GPU.
+	gpuHelperRE = regexp.MustCompile(`(?i)^(require|need|must)_?gpu|^skip_?(if_?)?(without|no)_?gpu`)
+)
+
+// deviceOnlyFile reports whether a file's name says that its tests need a
+// GPU.
+func deviceOnlyFile(name string) bool {
+	base := path.Base(name)
+	return strings.HasSuffix(base, "_gpu_test.go") || strings.HasPrefix(base, "gpu_")
 }
 
 func funcSpans(name string, data []byte) []funcSpan {
@@ -391,18 +443,77 @@ func funcSpans(name string, data []byte) []funcSpan {
 		if fd.Doc != nil {
 			from = fd.Doc.Pos()
 		}
-		spans = append(spans, funcSpan{fd.Name.Name, fset.Position(from).Line, fset.Position(fd.End()).Line})
+		span := funcSpan{name: fd.Name.Name, from: fset.Position(from).Line, to: fset.Position(fd.End()).Line}
+		span.test = fd.Recv == nil && testNameRE.MatchString(fd.Name.Name) && fd.Body != nil && len(fd.Body.List) > 0
+		if fd.Body != nil {
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				if call, ok := n.(*ast.CallExpr); ok {
+					switch f := call.Fun.(type) {
+					case *ast.Ident:
+						span.gpu = span.gpu || gpuHelperRE.MatchString(f.Name)
+					case *ast.SelectorExpr:
+						pkg, _ := f.X.(*ast.Ident)
+						span.gpu = span.gpu || gpuHelperRE.MatchString(f.Sel.Name) ||
+							pkg != nil && pkg.Name == "gputest" && f.Sel.Name == "Require"
+					}
+				}
+				return !span.gpu
+			})
+		}
+		spans = append(spans, span)
 	}
 	return spans
 }
 
-func enclosing(spans []funcSpan, line int) string {
+func enclosing(spans []funcSpan, line int) funcSpan {
 	for _, s := range spans {
 		if line >= s.from && line <= s.to {
-			return s.name
+			return s
 		}
 	}
-	return ""
+	return funcSpan{}
+}
+
+// passRE is a line of go test -v saying a test, subtest or scenario passed.
+var passRE = regexp.MustCompile(`--- PASS: (\S+)`)
+
+// runTimeRE is the first time of day in a run's README, as HH:MM.
+var runTimeRE = regexp.MustCompile(`\b([0-2][0-9]:[0-5][0-9])\b`)
+
+// readRuns notes, for every test that the logs under dir (results/) show
+// passing, the newest run (results/<date>-...) that shows it.
+func (m *Matrix) readRuns(fsys fs.FS, dir string) error {
+	runs := map[string]deviceRun{}
+	err := fs.WalkDir(fsys, dir, func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !(strings.HasSuffix(name, ".log") || strings.HasSuffix(name, ".txt")) {
+			return err
+		}
+		folder := strings.Split(name, "/")[1]
+		run, ok := runs[folder]
+		if !ok {
+			run = deviceRun{name: folder, when: folder[:min(10, len(folder))]}
+			if readme, err := fs.ReadFile(fsys, path.Join(dir, folder, "README.md")); err == nil {
+				first, _, _ := strings.Cut(string(readme), "\n")
+				run.when += " " + runTimeRE.FindString(first)
+			}
+			runs[folder] = run
+		}
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil || !bytes.Contains(data, []byte("--- PASS: ")) {
+			return err
+		}
+		for _, g := range passRE.FindAllSubmatch(data, -1) {
+			test := string(g[1])
+			if old := m.passed[test]; old.when < run.when || old.when == run.when && old.name < run.name {
+				m.passed[test] = run
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return fs.SkipDir
 }
 
 func lines(data []byte) []string {
@@ -445,13 +556,19 @@ func (m *Matrix) Problems() []Problem {
 		defined[r.ID] = r
 	}
 	cited := m.checked()
-	quarantined := map[string]bool{}
+	quarantined, outside := map[string]bool{}, map[string]string{}
 	for _, c := range m.Citations {
 		quarantined[c.ID] = quarantined[c.ID] || c.Quarantined
+		if !c.InTest && outside[c.ID] == "" {
+			outside[c.ID] = c.Where()
+		}
 	}
 	for _, r := range m.Rules {
 		switch {
 		case cited[r.ID]:
+		case outside[r.ID] != "":
+			probs = append(probs, Problem{fmt.Sprintf("%s:%d", r.File, r.Line),
+				fmt.Sprintf("%s (%s) is cited only outside Test, Fuzz, Example and Benchmark functions (%s), which checks nothing", r.ID, r.Title, outside[r.ID])})
 		case quarantined[r.ID]:
 			probs = append(probs, Problem{fmt.Sprintf("%s:%d", r.File, r.Line),
 				fmt.Sprintf("%s (%s) is cited only by scenarios tagged %s", r.ID, r.Title, QuarantineTag)})
@@ -475,11 +592,71 @@ func (m *Matrix) Problems() []Problem {
 func (m *Matrix) checked() map[string]bool {
 	seen := map[string]bool{}
 	for _, c := range m.Citations {
-		if !c.Quarantined {
+		if c.InTest && !c.Quarantined {
 			seen[c.ID] = true
 		}
 	}
 	return seen
+}
+
+// DeviceRule is a rule that only tests or scenarios needing a GPU check.
+type DeviceRule struct {
+	Rule
+	CheckedBy []string // the tests (package.Name) and scenarios citing it
+	// LastRun is the newest folder under results/ whose logs show one of
+	// them passing, "" when none does.
+	LastRun string
+	last    deviceRun
+}
+
+// DeviceOnly lists the rules that CI never checks: every counted citation
+// of them needs a GPU.
+func (m *Matrix) DeviceOnly() []DeviceRule {
+	var out []DeviceRule
+	for _, r := range m.Rules {
+		d := DeviceRule{Rule: r}
+		onDevice, inCI := false, false
+		for _, c := range m.CitedBy(r.ID) {
+			if !c.InTest || c.Quarantined {
+				continue
+			}
+			if !c.DeviceOnly {
+				inCI = true
+				break
+			}
+			onDevice = true
+			d.CheckedBy = appendUnique(d.CheckedBy, m.citer(c))
+			if run := m.passed[m.logName(c)]; run.when > d.last.when {
+				d.last, d.LastRun = run, run.name
+			}
+		}
+		if onDevice && !inCI && !slices.ContainsFunc(out, func(o DeviceRule) bool { return o.ID == r.ID }) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// logName is the name go test -v gives a citation's test in "--- PASS: ":
+// the function's, or for a scenario the features' test and the scenario's
+// name with spaces as underscores.
+func (m *Matrix) logName(c Citation) string {
+	if c.Scenario {
+		return "TestFeatures/" + strings.ReplaceAll(c.Name, " ", "_")
+	}
+	return c.Name
+}
+
+// citer names a citation's test as package.Name, or its scenario.
+func (m *Matrix) citer(c Citation) string {
+	if c.Scenario {
+		return fmt.Sprintf("%s (%s)", c.Name, path.Base(c.File))
+	}
+	dir := path.Dir(c.File)
+	if dir == "." {
+		dir = m.rootName
+	}
+	return dir + "." + c.Name
 }
 
 // Coverage returns how many rules are cited (quarantined scenarios aside)
@@ -506,20 +683,20 @@ func (m *Matrix) Table() string {
 	for _, r := range m.Rules {
 		var scen, tests []string
 		for _, c := range m.CitedBy(r.ID) {
+			if !c.InTest {
+				continue
+			}
+			name := m.citer(c)
+			if c.Quarantined {
+				name += " " + QuarantineTag
+			}
+			if c.DeviceOnly {
+				name += " (GPU)"
+			}
 			if c.Scenario {
-				name := fmt.Sprintf("%s (%s)", c.Name, path.Base(c.File))
-				if c.Quarantined {
-					name += " " + QuarantineTag
-				}
 				scen = appendUnique(scen, name)
-			} else if c.Name != "" {
-				dir := path.Dir(c.File)
-				if dir == "." {
-					dir = m.rootName
-				}
-				tests = appendUnique(tests, fmt.Sprintf("%s.%s", dir, c.Name))
 			} else {
-				tests = appendUnique(tests, c.Where())
+				tests = appendUnique(tests, name)
 			}
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", r.ID, escapeCell(r.Title),
@@ -530,7 +707,18 @@ func (m *Matrix) Table() string {
 	if total > 0 {
 		fmt.Fprintf(&b, " (%.0f%%)", 100*float64(cited)/float64(total))
 	}
-	b.WriteString("\n")
+	device := m.DeviceOnly()
+	fmt.Fprintf(&b, "; %d of them only by tests that need a GPU, which CI never runs\n", len(device))
+	if len(device) > 0 {
+		b.WriteString("\n| rule checked only on a GPU | title | checked by | last device run that passed one of them |\n| --- | --- | --- | --- |\n")
+		for _, d := range device {
+			run := "**none recorded**"
+			if d.LastRun != "" {
+				run = "results/" + d.LastRun
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", d.ID, escapeCell(d.Title), cell(d.CheckedBy), run)
+		}
+	}
 	return b.String()
 }
 

@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -45,7 +46,8 @@ func TestParseSpecFixture(t *testing.T) {
 	for _, r := range m.Rules {
 		ids = append(ids, r.ID)
 	}
-	want := []string{"ALPHA-1", "ALPHA-2", "ALPHA-3", "ALPHA-4", "BETA-1", "BETA-2", "BETA-1", "BETA-3"}
+	want := []string{"ALPHA-1", "ALPHA-2", "ALPHA-3", "ALPHA-4", "ALPHA-5", "BETA-1", "BETA-2", "BETA-1", "BETA-3",
+		"DEV-1", "DEV-2", "DEV-3", "DEV-4", "DEV-5", "DEV-6"}
 	if !slices.Equal(ids, want) {
 		t.Errorf("rules = %v, want %v (a heading inside a code fence is not a rule)", ids, want)
 	}
@@ -65,11 +67,18 @@ func TestCitationsFixture(t *testing.T) {
 		"ALPHA-2": {"pkg/x_test.go:5 TestRange"},
 		"ALPHA-3": {"pkg/x_test.go:5 TestRange"},
 		"ALPHA-4": {"pkg/x_test.go:13 "},
+		"ALPHA-5": {"pkg/x_test.go:16 TestEmpty"},
 		"ALPHA-7": {"pkg/x_test.go:9 TestInside"},
 		"BETA-1":  {"features/f.feature:8 Tagged scenario"},
 		"BETA-2":  {"root_test.go:5 TestRoot"},
 		"BETA-3":  {"features/f.feature:28 Quarantined"},
 		"DELTA-5": {"features/f.feature:12 Outline with tagged examples"},
+		"DEV-1":   {"pkg/dev_gpu_test.go:5 TestOnDevice"},
+		"DEV-2":   {"pkg/x_test.go:22 TestNeedsGPU"},
+		"DEV-3":   {"pkg/gpu_kernel_test.go:5 TestKernel"},
+		"DEV-4":   {"features/f.feature:32 On the GPU"},
+		"DEV-5":   {"pkg/dev_gpu_test.go:5 TestOnDevice", "pkg/x_test.go:19 helper", "pkg/x_test.go:29 TestDev5"},
+		"DEV-6":   {"pkg/x_test.go:32 TestRequiresThroughGputest"},
 	}
 	if len(got) != len(want) {
 		t.Errorf("cited IDs = %v, want %v", got, want)
@@ -89,6 +98,8 @@ func TestProblemsFixture(t *testing.T) {
 	}
 	want := []string{
 		"spec/beta.md:3: BETA-1 is also defined at spec/beta.md:1",
+		"spec/alpha.md:12: ALPHA-4 (Fourth) is cited only outside Test, Fuzz, Example and Benchmark functions (pkg/x_test.go:13), which checks nothing",
+		"spec/alpha.md:13: ALPHA-5 (Fifth) is cited only outside Test, Fuzz, Example and Benchmark functions (pkg/x_test.go:16), which checks nothing",
 		"spec/beta.md:4: BETA-3 (Cited only by a quarantined scenario) is cited only by scenarios tagged @known-defect",
 		"features/f.feature:12: DELTA-5 is cited but no spec file defines it",
 		"pkg/x_test.go:9: ALPHA-7 is cited but no spec file defines it",
@@ -96,8 +107,8 @@ func TestProblemsFixture(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if cited, total := m.Coverage(); cited != 6 || total != 7 {
-		t.Errorf("coverage %d/%d, want 6/7", cited, total)
+	if cited, total := m.Coverage(); cited != 11 || total != 14 {
+		t.Errorf("coverage %d/%d, want 11/14", cited, total)
 	}
 }
 
@@ -107,8 +118,8 @@ func TestParseFeatureTags(t *testing.T) {
 		t.Fatal(err)
 	}
 	sc := ParseFeature(data)
-	if len(sc) != 4 {
-		t.Fatalf("got %d scenarios, want 4: %+v", len(sc), sc)
+	if len(sc) != 5 {
+		t.Fatalf("got %d scenarios, want 5: %+v", len(sc), sc)
 	}
 	if want := []string{"@feature-tag", "@BETA-1", "@slow"}; !slices.Equal(sc[0].Tags, want) {
 		t.Errorf("tags of %q = %v, want %v", sc[0].Name, sc[0].Tags, want)
@@ -127,11 +138,15 @@ func TestTable(t *testing.T) {
 		"| rule | title | scenarios | tests |",
 		"| ALPHA-1 | First | **none** | pkg.TestRange |",
 		`| ALPHA-2 | Second \| with a bar | **none** | pkg.TestRange |`,
-		"| ALPHA-4 | Fourth | **none** | pkg/x_test.go:13 |",
+		"| ALPHA-4 | Fourth | **none** | **none** |",
+		"| DEV-2 | In a test that needs a GPU | **none** | pkg.TestNeedsGPU (GPU) |",
+		"| DEV-5 | On a GPU and in CI | **none** | pkg.TestOnDevice (GPU)<br>pkg.TestDev5 |",
 		"| BETA-1 | Cited by a feature tag | Tagged scenario (f.feature) | **none** |",
 		"| BETA-2 | Cited by nothing but the root package | **none** | fixture.TestRoot |",
 		"| BETA-3 | Cited only by a quarantined scenario | Quarantined (f.feature) @known-defect | **none** |",
-		"6 of 7 rules cited (86%)",
+		"11 of 14 rules cited (79%); 5 of them only by tests that need a GPU, which CI never runs",
+		"| DEV-1 | In a _gpu_test.go file | pkg.TestOnDevice | results/2026-11-27-h100-late |",
+		"| DEV-3 | In a gpu_*.go file | pkg.TestKernel | results/2026-11-26-h100-old |",
 	} {
 		if !strings.Contains(table, want) {
 			t.Errorf("table lacks %q:\n%s", want, table)
@@ -139,14 +154,34 @@ func TestTable(t *testing.T) {
 	}
 }
 
+// TestDeviceOnlyFixture: the rules whose counted citations all need a GPU,
+// each with the newest run under results/ that shows one of them passing
+// (by the README's time where two runs share a date; a FAIL is no check).
+func TestDeviceOnlyFixture(t *testing.T) {
+	var got []string
+	for _, d := range scanFixture(t).DeviceOnly() {
+		got = append(got, fmt.Sprintf("%s %v %q", d.ID, d.CheckedBy, d.LastRun))
+	}
+	want := []string{
+		`DEV-1 [pkg.TestOnDevice] "2026-11-27-h100-late"`,
+		`DEV-2 [pkg.TestNeedsGPU] "2026-11-27-h100-early"`,
+		`DEV-3 [pkg.TestKernel] "2026-11-26-h100-old"`,
+		`DEV-4 [On the GPU (f.feature)] "2026-11-27-h100-early"`,
+		`DEV-6 [pkg.TestRequiresThroughGputest] ""`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("device-only rules:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
 // scanTest scans a module of one spec file defining ZETA~1 to ZETA~4 and
-// one test file holding test.
+// one test file holding test inside a test function.
 func scanTest(t *testing.T, test string) *Matrix {
 	t.Helper()
 	fsys := fstest.MapFS{
 		"go.mod":       {Data: []byte("module example.com/m\n")},
 		"spec/zeta.md": {Data: []byte(dash("### ZETA~1: a\n### ZETA~2: b\n### ZETA~3: c\n### ZETA~4: d\n"))},
-		"a/a_test.go":  {Data: []byte("package a\n\n" + dash(test))},
+		"a/a_test.go":  {Data: []byte("package a\n\nfunc TestZ(t *testing.T) {\n" + dash(test) + "\tt.Log()\n}\n")},
 	}
 	m, err := ScanFS(fsys)
 	if err != nil {
@@ -187,8 +222,8 @@ func TestCitationMistakes(t *testing.T) {
 			test:  "// Checks ZETA~1 to ZETA~300.\n// Checks ZETA~2 to ZETA~4.\n",
 			cited: []string{"ZETA~1", "ZETA~300", "ZETA~2", "ZETA~3", "ZETA~4"},
 			want: []string{
-				"a/a_test.go:3: ZETA~300 is cited but no spec file defines it",
-				"a/a_test.go:3: the range ZETA~1 to ZETA~300 spans more than 101 IDs; it cites only its ends",
+				"a/a_test.go:4: ZETA~300 is cited but no spec file defines it",
+				"a/a_test.go:4: the range ZETA~1 to ZETA~300 spans more than 101 IDs; it cites only its ends",
 			},
 		},
 		{
@@ -196,15 +231,15 @@ func TestCitationMistakes(t *testing.T) {
 			test:  "// Checks ZEAT~2.\n// Checks ZETA~1, ZETA~3 and ZEAT~4: something.\n// Checks ZETA~2 to ZETA~4\n",
 			cited: []string{"ZETA~1", "ZETA~3", "ZETA~2", "ZETA~3", "ZETA~4"},
 			want: []string{
-				"a/a_test.go:3: ZEAT~2 is cited in a Checks clause but no spec file defines a rule with the prefix ZEAT",
-				"a/a_test.go:4: ZEAT~4 is cited in a Checks clause but no spec file defines a rule with the prefix ZEAT",
+				"a/a_test.go:4: ZEAT~2 is cited in a Checks clause but no spec file defines a rule with the prefix ZEAT",
+				"a/a_test.go:5: ZEAT~4 is cited in a Checks clause but no spec file defines a rule with the prefix ZEAT",
 			},
 		},
 		{
 			name:  "reversed range",
 			test:  "// Checks ZETA~4 to ZETA~3.\n// Checks ZETA~1 through ZETA~2.\n",
 			cited: []string{"ZETA~4", "ZETA~3", "ZETA~1", "ZETA~2"},
-			want:  []string{"a/a_test.go:3: the range ZETA~4 to ZETA~3 is reversed; it cites only its ends"},
+			want:  []string{"a/a_test.go:4: the range ZETA~4 to ZETA~3 is reversed; it cites only its ends"},
 		},
 		{
 			// Outside a Checks clause, a token of an unknown prefix is no

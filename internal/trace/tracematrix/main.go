@@ -1,7 +1,8 @@
 // Command tracematrix prints the traceability matrix of the module: every
-// rule of spec/*.md with the scenarios and tests that cite it, then the
-// problems (uncited rules, citations of undefined IDs); it exits with status
-// 1 when there are problems.
+// rule of spec/*.md with the scenarios and tests that cite it, the rules
+// that only GPU tests check with the device run that last passed one, then
+// the problems (uncited rules, citations of undefined IDs); it exits with
+// status 1 when there are problems.
 package main
 
 import (

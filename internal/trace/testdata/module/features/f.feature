@@ -27,3 +27,7 @@ Feature: Fixture
   @BETA-3 @known-defect
   Scenario: Quarantined
     Given nothing
+
+  @gpu @DEV-4
+  Scenario: On the GPU
+    Given nothing

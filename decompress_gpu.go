@@ -1,0 +1,335 @@
+package lz4warp
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+	"unsafe"
+
+	"github.com/lz4warp/lz4warp/gpuimpl"
+	"github.com/lz4warp/lz4warp/internal/fastlz4"
+	"github.com/lz4warp/lz4warp/reference"
+)
+
+// GPUMinDecodeBatch is the fewest pages DecompressBatch decodes on the GPU
+// (API-25). Provisional: the crossover with the 16-core CPU measured on the
+// H100 (spec/gpu-results.md) sets it.
+const GPUMinDecodeBatch = 10000
+
+// SelectDecodeBackend chooses the backend that decodes a batch of n pages
+// (API-25): the GPU for at least GPUMinDecodeBatch pages when one is
+// available, else the fast decoder in chunks over the workers
+// (BackendSIMD, API-22), which decodes a small batch on the calling
+// goroutine. Every backend gives the same pages and errors.
+func SelectDecodeBackend(n int, gpuAvailable bool) Backend {
+	if gpuAvailable && n >= GPUMinDecodeBatch {
+		return BackendGPU
+	}
+	return BackendSIMD
+}
+
+// DecompressBatchOn decodes pages into dst on backend b, whatever their
+// number (API-26): for benchmarks and tools that compare backends. Pages,
+// errors, fallbacks and statistics are DecompressBatch's; BackendGPU needs
+// a GPU this Compressor opened (ErrGPUNotAvailable otherwise).
+func (c *Compressor) DecompressBatchOn(b Backend, pages []CompressedPage, dst []Page) error {
+	c.life.RLock()
+	defer c.life.RUnlock()
+	p := c.pool()
+	if err := c.checkDecode(b, len(pages), len(dst)); err != nil {
+		return err
+	}
+	return c.decompress(p, b, pages, dst, nil)
+}
+
+// checkDecode checks that a batch of n pages into room pages may be
+// decoded on backend b; life's read lock is held.
+func (c *Compressor) checkDecode(b Backend, n, room int) error {
+	switch {
+	case c.closed:
+		return ErrClosed
+	case b != BackendScalar && b != BackendSIMD && b != BackendGPU:
+		return fmt.Errorf("%w: Backend %v is unknown", ErrInvalidConfig, b)
+	case b == BackendGPU && !c.hasGPU():
+		c.gpuMu.Lock()
+		defer c.gpuMu.Unlock()
+		return cmp.Or(c.gpuErr, ErrGPUNotAvailable)
+	case room < n:
+		return fmt.Errorf("%w: %d pages into %d", ErrShortBuffer, n, room)
+	}
+	return nil
+}
+
+// decompress decodes pages into dst on backend b and accounts for the
+// batch; on the GPU, p's, dst is host.Pages when host is not nil. A GPU
+// fault decodes the batch on another GPU or the CPU (API-15), as does a
+// batch that finds p dropped. The CPU's decoding holds no lock (API-20).
+func (c *Compressor) decompress(p *devicePool, b Backend, pages []CompressedPage, dst []Page, host *gpuimpl.HostPages) error {
+	start := time.Now()
+	if b == BackendGPU {
+		var status []uint32
+		var err error
+		if p != nil {
+			status, err = p.decompress(pages, dst, host, nil)
+		}
+		return c.finishDecode(p, pages, dst, status, err, start)
+	}
+	err := c.cpu.decodeCPU(b, pages, dst)
+	c.accountDecode(len(pages), err, start)
+	return err
+}
+
+// finishDecode makes the error of a GPU decode batch from its statuses
+// (decodeErrors), or where no GPU decoded it (status nil, after faults)
+// decodes the batch on the CPU (API-15), and accounts for it.
+func (c *Compressor) finishDecode(p *devicePool, pages []CompressedPage, dst []Page, status []uint32, gerr error, start time.Time) error {
+	if gerr != nil {
+		return gerr
+	}
+	var err error
+	if status != nil {
+		err = decodeErrors(pages, dst, status)
+	} else {
+		c.statsMu.Lock()
+		c.stats.GPUFallbacks++
+		c.statsMu.Unlock()
+		err = c.cpu.decodeCPU(BackendSIMD, pages, dst)
+	}
+	if p != nil {
+		c.dropLostGPUs(p)
+	}
+	c.accountDecode(len(pages), err, start)
+	return err
+}
+
+// gpuDecoder is a gpuEngine that decodes (GPU-11, RT-17): the CUDA engine.
+type gpuDecoder interface {
+	Decompress(pages []gpuimpl.Output, dst [][PageSize]byte, status []uint32) (gpuimpl.Timings, error)
+	DecompressHost(pages []gpuimpl.Output, h *gpuimpl.HostPages, status []uint32) (gpuimpl.Timings, error)
+	StartDecompressHost(pages []gpuimpl.Output, h *gpuimpl.HostPages) (*gpuimpl.DecodePending, error)
+}
+
+// errNoDecoder reports a device whose engine does not decode.
+var errNoDecoder = errors.New("lz4warp: the GPU engine does not decode")
+
+// decodeDevice returns the least-loaded live device not in skip, or nil.
+// A decode batch takes one device whole and reserves no pages on it: the
+// devices' loads and statistics are their compression's (MD-2, MD-6).
+func (p *devicePool) decodeDevice(skip []*poolDevice) *poolDevice {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if live := p.byLoad(skip); len(live) > 0 {
+		return live[0]
+	}
+	return nil
+}
+
+// decompress decodes pages on a device into dst, or host's pages when host
+// is not nil, and returns their statuses; after a fault, on another device,
+// and it returns no statuses when none is left, for the caller to decode
+// the batch on the CPU (MD-5). tried are devices already tried.
+func (p *devicePool) decompress(pages []CompressedPage, dst []Page, host *gpuimpl.HostPages, tried []*poolDevice) ([]uint32, error) {
+	status := make([]uint32, len(pages))
+	for d := p.decodeDevice(tried); d != nil; d = p.decodeDevice(tried) {
+		dec, ok := d.engine.(gpuDecoder)
+		if !ok {
+			return nil, errNoDecoder
+		}
+		var err error
+		d.run.Lock()
+		if host != nil {
+			_, err = dec.DecompressHost(outputs(pages), host, status)
+		} else {
+			_, err = dec.Decompress(outputs(pages), dst, status)
+		}
+		d.run.Unlock()
+		if !p.fault(d, err) {
+			return status, err
+		}
+		tried = append(tried, d)
+	}
+	return nil, nil
+}
+
+// poolDecode is a decode batch that devicePool.startDecompress gave to a
+// device.
+type poolDecode struct {
+	p     *devicePool
+	d     *poolDevice
+	pages []CompressedPage
+	host  *gpuimpl.HostPages
+	w     *gpuimpl.DecodePending
+}
+
+// startDecompress starts decoding pages into host's pages on a device and
+// returns without waiting for it; after a fault at the start, the batch is
+// decoded at once as decompress does, and status (or no status, for the
+// CPU) is returned instead.
+func (p *devicePool) startDecompress(pages []CompressedPage, host *gpuimpl.HostPages) (*poolDecode, []uint32, error) {
+	d := p.decodeDevice(nil)
+	if d == nil {
+		return nil, nil, nil
+	}
+	dec, ok := d.engine.(gpuDecoder)
+	if !ok {
+		return nil, nil, errNoDecoder
+	}
+	d.run.Lock()
+	w, err := dec.StartDecompressHost(outputs(pages), host)
+	d.run.Unlock()
+	if err != nil {
+		if !p.fault(d, err) {
+			return nil, nil, err
+		}
+		status, err := p.decompress(pages, nil, host, []*poolDevice{d})
+		return nil, status, err
+	}
+	return &poolDecode{p: p, d: d, pages: pages, host: host, w: w}, nil, nil
+}
+
+// Wait returns the batch's statuses: the device's, or after a fault those
+// of another device, or none where the CPU is to decode it (MD-5).
+func (q *poolDecode) Wait() ([]uint32, error) {
+	status := make([]uint32, len(q.pages))
+	q.d.run.Lock()
+	_, err := q.w.Wait(status)
+	q.d.run.Unlock()
+	if !q.p.fault(q.d, err) {
+		return status, err
+	}
+	return q.p.decompress(q.pages, nil, q.host, []*poolDevice{q.d})
+}
+
+// accountDecode adds a decode batch of n pages that began at start and
+// ended with err to the statistics (API-14).
+func (c *Compressor) accountDecode(n int, err error, start time.Time) {
+	var de *DecodeError
+	if errors.As(err, &de) {
+		n -= len(de.Pages)
+	}
+	c.statsMu.Lock()
+	defer c.statsMu.Unlock()
+	c.stats.PagesDecompressed += uint64(n)
+	c.stats.DecompressTime += time.Since(start)
+}
+
+// decodeErrors makes the *DecodeError of a GPU batch from its statuses
+// (GPU-11): a page of status DecodeBadPayload (a payload of the wrong
+// length or kind, or one too long for the GPU) is decoded on the CPU,
+// which gives its verdict; any other status gives fastlz4's error for the
+// page, so that the error is the one the CPU backends return (API-25).
+func decodeErrors(pages []CompressedPage, dst []Page, status []uint32) error {
+	var bad []*PageError
+	for i, s := range status {
+		if s == gpuimpl.DecodeOK {
+			continue
+		}
+		var err error
+		if code, _ := gpuimpl.SplitStatus(s); code == gpuimpl.DecodeBadPayload {
+			err = fastlz4.DecodePage(&dst[i], reference.Kind(pages[i].Kind), pages[i].Data)
+		} else {
+			err = gpuimpl.StatusError(s)
+		}
+		if err != nil {
+			bad = append(bad, &PageError{Index: i, Err: err})
+		}
+	}
+	return decodeError(bad)
+}
+
+// decodeError is the *DecodeError of the failed pages, sorted by index, or
+// nil for none.
+func decodeError(bad []*PageError) error {
+	if bad == nil {
+		return nil
+	}
+	slices.SortFunc(bad, func(a, b *PageError) int { return a.Index - b.Index })
+	return &DecodeError{Pages: bad}
+}
+
+// outputs views pages as the GPU engine's Outputs, which have the same
+// layout (a test checks it).
+func outputs(pages []CompressedPage) []gpuimpl.Output {
+	return unsafe.Slice((*gpuimpl.Output)(unsafe.Pointer(unsafe.SliceData(pages))), len(pages))
+}
+
+// DecompressBuffer decodes pages into buf.Pages()[:len(pages)] as
+// DecompressBatch would, with the backend SelectDecodeBackend picks, the
+// same pages, errors, fallbacks and statistics (API-27). On the GPU with a
+// page-locked buffer the kernel writes each decoded page into the buffer
+// through its mapping: the pages cross PCIe once, and the host copies
+// nothing.
+func (c *Compressor) DecompressBuffer(buf *PageBuffer, pages []CompressedPage) error {
+	c.life.RLock()
+	defer c.life.RUnlock()
+	if err := c.checkBuffer(buf, len(pages)); err != nil {
+		return err
+	}
+	p := c.pool()
+	b := SelectDecodeBackend(len(pages), p != nil)
+	if b == BackendGPU && buf.host == nil {
+		b = BackendSIMD // the buffer is not page-locked: no faster on the GPU
+	}
+	return c.decompress(p, b, pages, buf.pages[:len(pages)], buf.host)
+}
+
+// PendingDecode is a decode batch that DecompressBufferAsync started
+// (API-27).
+type PendingDecode struct {
+	c     *Compressor
+	buf   *PageBuffer
+	pages []CompressedPage
+	dst   []Page // the buffer's pages the batch decodes into
+	start time.Time
+	gpu   *poolDecode // the GPU's batch until Wait takes it
+	pool  *devicePool // where gpu runs
+	err   error
+	done  bool
+}
+
+// DecompressBufferAsync starts decoding pages into buf.Pages() as
+// DecompressBuffer would and returns without waiting for the GPU; Wait
+// returns the batch's error (API-27). Until then the buffer's pages and
+// the payloads must not change, and the buffer takes no other batch. On
+// the CPU the batch is decoded before DecompressBufferAsync returns.
+func (c *Compressor) DecompressBufferAsync(buf *PageBuffer, pages []CompressedPage) (*PendingDecode, error) {
+	c.life.RLock()
+	defer c.life.RUnlock()
+	if err := c.checkBuffer(buf, len(pages)); err != nil {
+		return nil, err
+	}
+	p := &PendingDecode{c: c, buf: buf, pages: pages, dst: buf.pages[:len(pages)], start: time.Now()}
+	if gpu := c.pool(); gpu != nil && SelectDecodeBackend(len(pages), true) == BackendGPU && buf.host != nil {
+		gp, status, err := gpu.startDecompress(pages, buf.host)
+		if gp != nil {
+			p.gpu, p.pool = gp, gpu
+			buf.decoding = p
+			return p, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		p.err, p.done = c.finishDecode(gpu, pages, p.dst, status, nil, p.start), true
+		return p, nil
+	}
+	p.err, p.done = c.decompress(nil, SelectDecodeBackend(len(pages), false), pages, p.dst, nil), true
+	return p, nil
+}
+
+// Wait returns the batch's error, as DecompressBuffer's (API-27); the
+// buffer then takes other batches. Later calls return the same error.
+func (p *PendingDecode) Wait() error {
+	c := p.c
+	if !p.done {
+		p.done = true
+		status, gerr := p.gpu.Wait()
+		p.gpu = nil
+		p.err = c.finishDecode(p.pool, p.pages, p.dst, status, gerr, p.start)
+	}
+	if p.buf.decoding == p {
+		p.buf.decoding = nil
+	}
+	return p.err
+}

@@ -1,0 +1,269 @@
+package lz4warp
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"testing"
+	"time"
+
+	"github.com/lz4warp/lz4warp/gpuimpl"
+	"github.com/lz4warp/lz4warp/internal/dataset"
+	"github.com/lz4warp/lz4warp/internal/gputest"
+)
+
+// decodeOnCPUBackend is the CPU's pages and error for comp.
+func decodeOnCPUBackend(comp []CompressedPage) ([]Page, error) {
+	want := make([]Page, len(comp))
+	return want, decompressParallel(comp, want)
+}
+
+// sameDecode fails t unless got and gotErr are the CPU's want and wantErr:
+// the same error text (the same pages, each with the same error) and the
+// same bytes for every page that decodes.
+func sameDecode(t *testing.T, what string, got, want []Page, gotErr, wantErr error) {
+	t.Helper()
+	if (gotErr == nil) != (wantErr == nil) || gotErr != nil && gotErr.Error() != wantErr.Error() {
+		t.Fatalf("%s: %v\nthe CPU: %v", what, gotErr, wantErr)
+	}
+	failed := map[int]bool{}
+	var de *DecodeError
+	if errors.As(wantErr, &de) {
+		for _, p := range de.Pages {
+			failed[p.Index] = true
+		}
+	}
+	for i := range want {
+		if !failed[i] && got[i] != want[i] {
+			t.Fatalf("%s: page %d differs from the CPU's", what, i)
+		}
+	}
+}
+
+// Checks API-25, API-26, API-27, GPU-11: with a GPU, DecompressBatch
+// decodes batches of GPUMinDecodeBatch pages and more on it, and every GPU
+// path (DecompressBatchOn, DecompressBuffer and DecompressBufferAsync into
+// a page-locked buffer) gives the CPU's pages and *DecodeError.
+func TestDecompressOnGPU(t *testing.T) {
+	gputest.Require(t)
+	c := newGPUCompressor(t, 4096)
+	n := GPUMinDecodeBatch + 1234
+	_, comp := decodeBatch(t, c, n)
+	want, wantErr := decodeOnCPUBackend(comp)
+	if wantErr == nil {
+		t.Fatal("the batch has no damaged page")
+	}
+	got := make([]Page, n)
+	before := c.Stats()
+	sameDecode(t, "DecompressBatch", got, want, c.DecompressBatch(comp, got), wantErr)
+	if c.Stats().GPUFallbacks != before.GPUFallbacks {
+		t.Errorf("a fallback without a fault")
+	}
+	small := comp[:777]
+	got = make([]Page, len(small))
+	smallWant, smallErr := decodeOnCPUBackend(small)
+	sameDecode(t, "DecompressBatchOn(gpu)", got, smallWant, c.DecompressBatchOn(BackendGPU, small, got), smallErr)
+	buf, err := c.NewPageBuffer(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer buf.Close()
+	if !buf.Pinned() {
+		t.Fatal("the PageBuffer is not page-locked")
+	}
+	sameDecode(t, "DecompressBuffer", buf.Pages(), want, c.DecompressBuffer(buf, comp), wantErr)
+	clear(buf.Pages())
+	p, err := c.DecompressBufferAsync(buf, comp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.gpu == nil {
+		t.Fatal("DecompressBufferAsync did not start a GPU batch")
+	}
+	sameDecode(t, "DecompressBufferAsync", buf.Pages(), want, p.Wait(), wantErr)
+	var de *DecodeError
+	errors.As(wantErr, &de)
+	if got, want := c.Stats().PagesDecompressed-before.PagesDecompressed, uint64(3*(n-len(de.Pages))+len(small)-countFailed(smallErr)); got != want {
+		t.Errorf("PagesDecompressed grew by %d, want %d", got, want)
+	}
+}
+
+func countFailed(err error) int {
+	var de *DecodeError
+	if errors.As(err, &de) {
+		return len(de.Pages)
+	}
+	return 0
+}
+
+// Checks API-15 for decoding: a fault that is not sticky during a GPU
+// decode batch loses nothing: the CPU decodes the batch, GPUFallbacks
+// counts it, and the next batch decodes on the GPU.
+func TestDecompressFaultFallback(t *testing.T) {
+	gputest.Require(t)
+	c := newGPUCompressor(t, 4096)
+	_, comp := decodeBatch(t, c, 3000)
+	want, wantErr := decodeOnCPUBackend(comp)
+	buf, err := c.NewPageBuffer(len(comp))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer buf.Close()
+	for i, f := range []gpuimpl.Fault{gpuimpl.FaultOutOfMemory, gpuimpl.FaultInvalidLaunch} {
+		c.gpu.injectFault(0, f)
+		got := make([]Page, len(comp))
+		sameDecode(t, f.String(), got, want, c.DecompressBatchOn(BackendGPU, comp, got), wantErr)
+		if c.Stats().GPUFallbacks != uint64(2*i+1) {
+			t.Errorf("%v: GPUFallbacks %d, want %d", f, c.Stats().GPUFallbacks, 2*i+1)
+		}
+		c.gpu.injectFault(0, f)
+		clear(buf.Pages())
+		sameDecode(t, f.String()+" into a buffer", buf.Pages(), want, c.DecompressBufferOn(buf, comp), wantErr)
+		if c.Stats().GPUFallbacks != uint64(2*i+2) {
+			t.Errorf("%v into a buffer: GPUFallbacks %d, want %d", f, c.Stats().GPUFallbacks, 2*i+2)
+		}
+		sameDecode(t, "the batch after "+f.String(), got, want, c.DecompressBatchOn(BackendGPU, comp, got), wantErr)
+		if c.Stats().GPUFallbacks != uint64(2*i+2) || c.gpu == nil {
+			t.Errorf("the batch after %v fell back too", f)
+		}
+	}
+}
+
+// DecompressBufferOn decodes into buf on the GPU whatever the batch's size,
+// for the fault tests.
+func (c *Compressor) DecompressBufferOn(buf *PageBuffer, pages []CompressedPage) error {
+	c.life.RLock()
+	defer c.life.RUnlock()
+	if err := c.checkBuffer(buf, len(pages)); err != nil {
+		return err
+	}
+	return c.decompress(c.pool(), BackendGPU, pages, buf.pages[:len(pages)], buf.host)
+}
+
+// Checks API-15, RT-9 for decoding: a sticky fault during a decode batch
+// loses nothing, and the Compressor then decodes on the CPU. Each fault
+// runs in a child process, which it leaves unable to use the GPU.
+func TestDecompressStickyFaultFallback(t *testing.T) {
+	gputest.Require(t)
+	for _, f := range []gpuimpl.Fault{gpuimpl.FaultIllegalAddress, gpuimpl.FaultLaunchFailure} {
+		t.Run(f.String(), func(t *testing.T) {
+			if os.Getenv("LZ4WARP_CHILD") == "" {
+				cmd := exec.Command(os.Args[0], "-test.run", "^"+t.Name()+"$", "-test.v", "-test.count=1")
+				cmd.Env = append(os.Environ(), "LZ4WARP_CHILD=1")
+				out, err := cmd.CombinedOutput()
+				t.Logf("child process:\n%s", out)
+				if err != nil {
+					t.Fatalf("child process: %v", err)
+				}
+				return
+			}
+			c, err := NewGPUBatchCompressor(DefaultConfig())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			_, comp := decodeBatch(t, c, 2100)
+			want, wantErr := decodeOnCPUBackend(comp)
+			c.gpu.injectFault(0, f)
+			got := make([]Page, len(comp))
+			sameDecode(t, f.String(), got, want, c.DecompressBatchOn(BackendGPU, comp, got), wantErr)
+			if c.Stats().GPUFallbacks != 1 || c.gpu != nil {
+				t.Errorf("GPUFallbacks %d, GPU kept %v; want 1, dropped", c.Stats().GPUFallbacks, c.gpu != nil)
+			}
+			sameDecode(t, "after the sticky fault", got, want, c.DecompressBatch(comp, got), wantErr)
+		})
+	}
+}
+
+// The decode benchmarks (spec/gpu-results.md records their figures), over
+// -batches (as the compression benchmarks) on every data set, in one run:
+//   - BenchmarkDecode/{simd,gpu,gpubuf}/<dataset>/<batch>: the batch's
+//     compressed pages decoded by the 16-core CPU backend, by the GPU into
+//     Go memory (DecompressBatchOn: the payloads laid out and copied in,
+//     the kernel, the pages copied out and into dst) and by the GPU into a
+//     page-locked PageBuffer (DecompressBuffer: the kernel writes the pages
+//     through the mapping); MB/s are of output, 4,096 bytes a page;
+//   - BenchmarkDecodeKernel/gpu/<dataset>/<batch>: the engine's
+//     DecompressDevice, whose pages stay on the device: kernel-GB/s from
+//     the kernel events, device-GB/s from the batch's first to its last
+//     event (the payloads' copies in, overlapping the kernels).
+func BenchmarkDecode(b *testing.B) {
+	gputest.Require(b)
+	for _, be := range []string{"simd", "gpu", "gpubuf"} {
+		for _, name := range dataset.Names() {
+			for _, size := range batchSizes(b) {
+				b.Run(fmt.Sprintf("%s/%s/%d", be, name, size), func(b *testing.B) {
+					pages := tiledBatch(b, name, size)
+					comp := compressParallel(pages)
+					dst := make([]Page, len(pages))
+					var decode func() error
+					var c *Compressor
+					switch be {
+					case "simd":
+						decode = func() error { return decompressParallel(comp, dst) }
+					case "gpu":
+						c = gpuBenchCompressor(b)
+						decode = func() error { return c.DecompressBatchOn(BackendGPU, comp, dst) }
+					case "gpubuf":
+						c = gpuBenchCompressor(b)
+						buf := gpuBenchBuffer(b, pages)
+						decode = func() error { return c.DecompressBufferOn(buf, comp) }
+						dst = nil
+					}
+					fallbacks := uint64(0)
+					if c != nil {
+						fallbacks = c.Stats().GPUFallbacks
+					}
+					b.SetBytes(int64(len(pages)) * PageSize)
+					for b.Loop() {
+						if err := decode(); err != nil {
+							b.Fatal(err)
+						}
+					}
+					if c != nil && c.Stats().GPUFallbacks != fallbacks {
+						b.Fatal("the GPU fell back to the CPU")
+					}
+					if dst != nil && dst[len(dst)-1] != pages[len(pages)-1] {
+						b.Fatal("the last page differs")
+					}
+				})
+			}
+		}
+	}
+}
+
+func BenchmarkDecodeKernel(b *testing.B) {
+	gputest.Require(b)
+	for _, name := range dataset.Names() {
+		for _, size := range batchSizes(b) {
+			b.Run(fmt.Sprintf("gpu/%s/%d", name, size), func(b *testing.B) {
+				pages := tiledBatch(b, name, size)
+				comp := compressParallel(pages)
+				e, err := gpuimpl.Open(gpuimpl.Options{BatchPages: 1, RingSlots: 1})
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer e.Close()
+				status := make([]uint32, len(comp))
+				b.SetBytes(int64(len(pages)) * PageSize)
+				var kernel, total []time.Duration
+				for b.Loop() {
+					t, err := e.DecompressDevice(outputs(comp), status)
+					if err != nil {
+						b.Fatal(err)
+					}
+					kernel, total = append(kernel, t.Kernel), append(total, t.Total)
+				}
+				for i, s := range status {
+					if s != gpuimpl.DecodeOK {
+						b.Fatalf("page %d: status %#x", i, s)
+					}
+				}
+				bytes := float64(len(pages) * PageSize)
+				b.ReportMetric(bytes/median(kernel).Seconds()/1e9, "kernel-GB/s")
+				b.ReportMetric(bytes/median(total).Seconds()/1e9, "device-GB/s")
+			})
+		}
+	}
+}

@@ -1,0 +1,160 @@
+package features
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/cucumber/godog"
+	"github.com/lz4warp/lz4warp"
+)
+
+// Steps of decode.feature: the decode backend's selection and the decode
+// paths (API-25 to API-27).
+
+func (w *world) registerDecodeSteps(sc *godog.ScenarioContext) {
+	sc.Step(`^the decode backend is selected for (-?\d+) pages (with|without) a GPU$`, w.selectDecodeBackend)
+	sc.Step(`^the documentation says GPU decompression is beneficial for "(\d+)\+ pages to decompress"$`, w.documentedDecodeBatch)
+	sc.Step(`^the GPU decodes from (\d+) pages, the provisional threshold the device run sets$`, gpuDecodesFrom)
+	sc.Step(`^the batch is decompressed on every backend$`, w.decompressOnEveryBackend)
+	sc.Step(`^every backend gives the same pages and the error naming pages ([\d, ]+)$`, w.everyBackendAlike)
+	sc.Step(`^the batch is decompressed into a page buffer without waiting$`, w.decompressIntoBuffer)
+	sc.Step(`^the buffer holds every other page decoded to the original, and the error names page (\d+)$`, w.bufferHolds)
+}
+
+func (w *world) selectDecodeBackend(pages int, with string) error {
+	w.selection = selection{pages, with == "with"}
+	w.backend = lz4warp.SelectDecodeBackend(pages, with == "with")
+	return nil
+}
+
+func (w *world) documentedDecodeBatch(pages int) error {
+	w.doc.largeBatch = pages
+	return nil
+}
+
+func gpuDecodesFrom(pages int) error {
+	if lz4warp.GPUMinDecodeBatch != pages || lz4warp.SelectDecodeBackend(pages, true) != lz4warp.BackendGPU ||
+		lz4warp.SelectDecodeBackend(pages-1, true) == lz4warp.BackendGPU {
+		return fmt.Errorf("GPUMinDecodeBatch is %d, want %d", lz4warp.GPUMinDecodeBatch, pages)
+	}
+	return nil
+}
+
+// decoded is one backend's decode of the batch: its pages and error.
+type decoded struct {
+	backend lz4warp.Backend
+	pages   []lz4warp.Page
+	err     error
+}
+
+func (w *world) decodeSource() []lz4warp.CompressedPage {
+	if w.compressed != nil {
+		return w.compressed
+	}
+	return w.result.Pages
+}
+
+func (w *world) decompressOnEveryBackend() error {
+	backends := []lz4warp.Backend{lz4warp.BackendScalar, lz4warp.BackendSIMD}
+	if w.comp.GPUError() == nil && lz4warp.GPUAvailable() {
+		backends = append(backends, lz4warp.BackendGPU)
+	}
+	src := w.decodeSource()
+	w.decodes = nil
+	for _, b := range backends {
+		d := decoded{backend: b, pages: make([]lz4warp.Page, len(src))}
+		d.err = w.comp.DecompressBatchOn(b, src, d.pages)
+		w.decodes = append(w.decodes, d)
+	}
+	w.dst = make([]lz4warp.Page, len(src))
+	w.decodeErr = w.comp.DecompressBatch(src, w.dst)
+	return nil
+}
+
+// failedPages lists the pages a *DecodeError names.
+func failedPages(err error) ([]int, error) {
+	var de *lz4warp.DecodeError
+	if !errors.As(err, &de) {
+		return nil, fmt.Errorf("error %v, want a *DecodeError", err)
+	}
+	var out []int
+	for _, p := range de.Pages {
+		out = append(out, p.Index)
+	}
+	return out, nil
+}
+
+func parseList(list string) []int {
+	var out []int
+	for _, s := range strings.Split(list, ",") {
+		if n, err := strconv.Atoi(strings.TrimSpace(s)); err == nil {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func (w *world) everyBackendAlike(list string) error {
+	want := parseList(list)
+	got, err := failedPages(w.decodeErr)
+	if err != nil {
+		return fmt.Errorf("DecompressBatch: %w", err)
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		return fmt.Errorf("DecompressBatch names pages %v, want %v", got, want)
+	}
+	failed := map[int]bool{}
+	for _, i := range want {
+		failed[i] = true
+	}
+	for i := range w.dst {
+		if !failed[i] && w.dst[i] != w.pages[i] {
+			return fmt.Errorf("DecompressBatch: page %d differs from the original", i)
+		}
+	}
+	for _, d := range w.decodes {
+		if d.err == nil || d.err.Error() != w.decodeErr.Error() {
+			return fmt.Errorf("%v: %v, DecompressBatch %v", d.backend, d.err, w.decodeErr)
+		}
+		for i := range d.pages {
+			if !failed[i] && d.pages[i] != w.pages[i] {
+				return fmt.Errorf("%v: page %d differs from the original", d.backend, i)
+			}
+		}
+	}
+	return nil
+}
+
+func (w *world) decompressIntoBuffer() error {
+	src := w.decodeSource()
+	buf, err := w.comp.NewPageBuffer(len(src))
+	if err != nil {
+		return err
+	}
+	p, err := w.comp.DecompressBufferAsync(buf, src)
+	if err != nil {
+		buf.Close()
+		return err
+	}
+	w.decodeErr = p.Wait()
+	w.dst = append([]lz4warp.Page(nil), buf.Pages()[:len(src)]...)
+	return buf.Close()
+}
+
+func (w *world) bufferHolds(page int) error {
+	got, err := failedPages(w.decodeErr)
+	if err != nil {
+		return err
+	}
+	if len(got) != 1 || got[0] != page {
+		return fmt.Errorf("the error names pages %v, want %d", got, page)
+	}
+	for i := range w.dst {
+		if i != page && w.dst[i] != w.pages[i] {
+			return fmt.Errorf("page %d differs from the original", i)
+		}
+	}
+	return nil
+}

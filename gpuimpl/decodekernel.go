@@ -1,0 +1,475 @@
+package gpuimpl
+
+import (
+	"fmt"
+
+	"github.com/lz4warp/lz4warp/internal/fastlz4"
+	"github.com/lz4warp/lz4warp/internal/ptx"
+)
+
+// The decode kernel's interface (spec/gpu.md, GPU-11).
+const (
+	// DecodeKernelName is the decode kernel's PTX entry point.
+	DecodeKernelName = "lz4warp_decode"
+	// DecodeThreads is the block size of a decode launch: four warps, one
+	// page each.
+	DecodeThreads = 128
+	// DecodePagesPerBlock is the number of pages one block decodes.
+	DecodePagesPerBlock = DecodeThreads / 32
+	// DecodeShared is the decode kernel's static shared memory: one page
+	// per warp, where its block is decoded before it is stored.
+	DecodeShared = DecodePagesPerBlock * PageSize
+	// DescBytes is the size of one page's descriptor: the payload's offset
+	// in src (a multiple of PayloadAlign), its length, its kind, a zero
+	// word.
+	DescBytes = 16
+	// PayloadAlign aligns every payload in src, so that raw and same-filled
+	// payloads are read a word or 16 bytes at a time.
+	PayloadAlign = 16
+	// DecodeMaxRegisters is the decode kernel's register budget (GPU-6): at
+	// 64 registers a thread, an SM's 65,536 registers still hold 8 blocks,
+	// 32 warps, whose latencies hide one another.
+	DecodeMaxRegisters = 64
+)
+
+// Decode status codes (GPU-11): a page's status word is 0 when it decoded,
+// else code<<24 | the bytes its block had written when the code was found.
+const (
+	DecodeOK          = 0
+	DecodeCorrupt     = 1 // fastlz4.ErrCorrupt: the block is malformed
+	DecodeShortBuffer = 2 // fastlz4.ErrShortBuffer: the block writes past the page
+	DecodeShortPage   = 3 // the block ends before the page: fastlz4.ShortPageError
+	DecodeBadPayload  = 4 // an unknown kind or a payload of the wrong length
+)
+
+// decodeMaxLength is fastlz4's bound on a length field: a longer one is
+// corrupt, whatever follows.
+const decodeMaxLength = fastlz4.MaxLengthField
+
+// DecodeBlocks is the grid of a decode launch of npages pages.
+func DecodeBlocks(npages int) int { return (npages + DecodePagesPerBlock - 1) / DecodePagesPerBlock }
+
+// SplitStatus splits a status word into its code and the bytes written.
+func SplitStatus(status uint32) (code, written int) {
+	return int(status >> 24), int(status & (1<<24 - 1))
+}
+
+// StatusError is the error fastlz4.DecodePage returns for the LZ4 page
+// whose status word is status, nil for DecodeOK; DecodeBadPayload has no
+// error of its own (the payload's kind and length give it:
+// fastlz4.PayloadError).
+func StatusError(status uint32) error {
+	code, n := SplitStatus(status)
+	switch code {
+	case DecodeOK:
+		return nil
+	case DecodeCorrupt:
+		return fastlz4.ErrCorrupt
+	case DecodeShortBuffer:
+		return fastlz4.ErrShortBuffer
+	case DecodeShortPage:
+		return fastlz4.ShortPageError(n)
+	}
+	return fmt.Errorf("%w: status %#x", fastlz4.ErrBadKind, status)
+}
+
+// DecodePTX returns the PTX module holding the decode kernel for sm_<sm>
+// (a target of GPU-2). The text is the same on every call.
+func DecodePTX(sm int) string {
+	m := ptx.NewModule(sm)
+	buildDecodeKernel(m)
+	return m.String()
+}
+
+// decodeKernel holds the registers that live across the decode kernel's
+// phases; all but lane's derivatives hold the same value in every lane.
+type decodeKernel struct {
+	*ptx.Kernel
+	lane, lane16 ptx.Reg // this lane and 16 × lane
+	src          ptx.Reg // 64-bit global address of the payload
+	out          ptx.Reg // 64-bit shared address of the warp's page
+	dstPage      ptx.Reg // 64-bit global address of the page's output
+	statusAddr   ptx.Reg // 64-bit global address of its status word
+	length       ptx.Reg // the payload's length
+	in, pos      ptx.Reg // the next byte of the payload, of the page
+	isLane0, q   ptx.Reg // predicates
+	// fail[c] sets the status of code c with the bytes written so far and
+	// stores it; badPayload stores DecodeBadPayload's.
+	fail       map[int]ptx.Label
+	badPayload ptx.Label
+}
+
+// buildDecodeKernel emits the decode kernel (GPU-11): warp w of block b
+// decodes page 4b+w; every lane runs the same parse of the block, with
+// every bounds check of fastlz4's decoder in its order, and the lanes copy
+// literals and matches together into the warp's page in shared memory,
+// which they store to dst once the block has decoded to exactly a page.
+func buildDecodeKernel(m *ptx.Module) {
+	k := &decodeKernel{Kernel: m.Entry(DecodeKernelName, "desc", "src", "dst", "status", "npages")}
+	smem := k.Shared("pages", DecodeShared, 16)
+
+	k.Comment("GPU-11: warp w of block b decodes page 4b+w into its page of shared memory")
+	tid, warp, page := k.NewReg32(), k.NewReg32(), k.NewReg32()
+	k.lane, k.lane16 = k.NewReg32(), k.NewReg32()
+	k.Mov(tid, ptx.TidX)
+	k.And(k.lane, tid, ptx.Imm(31))
+	k.Shl(k.lane16, k.lane, ptx.Imm(4))
+	k.Shr(warp, tid, ptx.Imm(5))
+	k.Mov(page, ptx.CtaidX)
+	k.Mad(page, page, ptx.Imm(DecodePagesPerBlock), warp)
+	k.isLane0, k.q = k.NewPred(), k.NewPred()
+	k.SetpU(ptx.EQ, k.isLane0, k.lane, ptx.Imm(0))
+	npages64, npages := k.NewReg64(), k.NewReg32()
+	k.Emit("ld.param.u64", npages64, k.Param("npages"))
+	k.Cvt32(npages, npages64)
+	exit := k.NewLabel("exit")
+	k.SetpU(ptx.GE, k.q, page, npages)
+	k.If(k.q).BraUni(exit)
+	k.Note("a warp past the last page of the launch")
+
+	desc, tmp := k.NewReg64(), k.NewReg64()
+	k.src, k.out, k.dstPage, k.statusAddr = k.NewReg64(), k.NewReg64(), k.NewReg64(), k.NewReg64()
+	for _, p := range []struct {
+		reg  ptx.Reg
+		name string
+	}{{desc, "desc"}, {k.src, "src"}, {k.dstPage, "dst"}, {k.statusAddr, "status"}} {
+		k.Emit("ld.param.u64", p.reg, k.Param(p.name))
+		k.CvtaGlobal(p.reg, p.reg)
+	}
+	k.MulWide(tmp, page, ptx.Imm(DescBytes))
+	k.Add(desc, desc, tmp)
+	k.MulWide(tmp, page, ptx.Imm(PageSize))
+	k.Add(k.dstPage, k.dstPage, tmp)
+	k.MulWide(tmp, page, ptx.Imm(4))
+	k.Add(k.statusAddr, k.statusAddr, tmp)
+	k.Mov(k.out, smem)
+	k.MulWide(tmp, warp, ptx.Imm(PageSize))
+	k.Add(k.out, k.out, tmp)
+	d := ptx.Vec4{k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()}
+	k.LdV4(ptx.Global, d, ptx.At(desc, 0))
+	k.Note("the page's offset, length and kind")
+	k.Cvt64(tmp, d[0])
+	k.Add(k.src, k.src, tmp)
+	k.length = d[1]
+	kind := d[2]
+
+	k.in, k.pos = k.NewReg32(), k.NewReg32()
+	k.fail = map[int]ptx.Label{}
+	for _, c := range []int{DecodeCorrupt, DecodeShortBuffer, DecodeShortPage} {
+		k.fail[c] = k.NewLabel(fmt.Sprintf("fail%d", c))
+	}
+	k.badPayload = k.NewLabel("bad_payload")
+	lz4, same := k.NewLabel("lz4"), k.NewLabel("same")
+	k.SetpU(ptx.EQ, k.q, kind, ptx.Imm(kindLZ4))
+	k.If(k.q).BraUni(lz4)
+	k.SetpU(ptx.EQ, k.q, kind, ptx.Imm(kindSame))
+	k.If(k.q).BraUni(same)
+	k.SetpU(ptx.NE, k.q, kind, ptx.Imm(kindRaw))
+	k.If(k.q).BraUni(k.badPayload)
+	k.SetpU(ptx.NE, k.q, k.length, ptx.Imm(PageSize))
+	k.If(k.q).BraUni(k.badPayload)
+	k.raw()
+	k.Place(same)
+	k.SetpU(ptx.NE, k.q, k.length, ptx.Imm(8))
+	k.If(k.q).BraUni(k.badPayload)
+	k.sameFilled()
+	k.Place(lz4)
+	k.block()
+
+	k.Comment("a failed page: its status holds the code and the bytes written; nothing of it is stored")
+	status := k.NewReg32()
+	for _, c := range []int{DecodeCorrupt, DecodeShortBuffer, DecodeShortPage} {
+		k.Place(k.fail[c])
+		k.Or(status, k.pos, ptx.Imm(c<<24))
+		k.If(k.isLane0).St(ptx.Global, "u32", ptx.At(k.statusAddr, 0), status)
+		k.Ret()
+	}
+	k.Place(k.badPayload)
+	k.Mov(status, ptx.Imm(DecodeBadPayload<<24))
+	k.If(k.isLane0).St(ptx.Global, "u32", ptx.At(k.statusAddr, 0), status)
+	k.Place(exit)
+	k.Ret()
+}
+
+// done stores the page's status word, DecodeOK, and ends the warp.
+func (k *decodeKernel) done() {
+	zero := k.NewReg32()
+	k.Mov(zero, ptx.Imm(DecodeOK))
+	k.If(k.isLane0).St(ptx.Global, "u32", ptx.At(k.statusAddr, 0), zero)
+	k.Ret()
+}
+
+// raw copies the 4,096-byte payload to the page's output, 16 bytes a lane
+// and step.
+func (k *decodeKernel) raw() {
+	k.Comment("PAGE-6: a raw payload is the page")
+	from, to := k.NewReg64(), k.NewReg64()
+	off := k.NewReg64()
+	k.Cvt64(off, k.lane16)
+	k.Add(from, k.src, off)
+	k.Add(to, k.dstPage, off)
+	v := make([]ptx.Vec4, PageSize/512)
+	for i := range v {
+		v[i] = ptx.Vec4{k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()}
+		k.LdV4(ptx.Global, v[i], ptx.At(from, int64(512*i)))
+	}
+	for i := range v {
+		k.StV4(ptx.Global, ptx.At(to, int64(512*i)), v[i])
+	}
+	k.done()
+}
+
+// sameFilled stores the 8-byte payload in every 8 bytes of the output
+// (PAGE-3), 16 bytes a lane and step.
+func (k *decodeKernel) sameFilled() {
+	k.Comment("PAGE-3: a same-filled payload is the page's every 8-byte word")
+	w := ptx.Vec4{k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()}
+	k.Ld(ptx.Global, "u32", w[0], ptx.At(k.src, 0))
+	k.Ld(ptx.Global, "u32", w[1], ptx.At(k.src, 4))
+	k.Mov(w[2], w[0])
+	k.Mov(w[3], w[1])
+	to, off := k.NewReg64(), k.NewReg64()
+	k.Cvt64(off, k.lane16)
+	k.Add(to, k.dstPage, off)
+	for i := range PageSize / 512 {
+		k.StV4(ptx.Global, ptx.At(to, int64(512*i)), w)
+	}
+	k.done()
+}
+
+// inByte loads byte at of the payload, which the caller has checked lies
+// inside it, into dst; every lane loads the same byte.
+func (k *decodeKernel) inByte(dst, at ptx.Reg) {
+	addr := k.NewReg64()
+	k.Cvt64(addr, at)
+	k.Add(addr, addr, k.src)
+	k.Ld(ptx.Global, "u8", dst, ptx.At(addr, 0))
+}
+
+// failIf ends the page with code where p holds (in every lane alike).
+func (k *decodeKernel) failIf(p ptx.Reg, code int) { k.If(p).BraUni(k.fail[code]) }
+
+// length adds the extension bytes of a 4-bit length field to v when it
+// holds 15, as fastlz4's readLength: the payload ending first, or a sum
+// past decodeMaxLength, is corrupt.
+func (k *decodeKernel) readLength(v ptx.Reg) {
+	done, more := k.NewLabel("length_done"), k.NewLabel("length_byte")
+	b := k.NewReg32()
+	k.SetpU(ptx.NE, k.q, v, ptx.Imm(15))
+	k.If(k.q).BraUni(done)
+	k.Place(more)
+	k.SetpU(ptx.GE, k.q, k.in, k.length)
+	k.failIf(k.q, DecodeCorrupt)
+	k.inByte(b, k.in)
+	k.Add(k.in, k.in, ptx.Imm(1))
+	k.Add(v, v, b)
+	k.SetpU(ptx.GT, k.q, v, ptx.Imm(decodeMaxLength))
+	k.failIf(k.q, DecodeCorrupt)
+	k.SetpU(ptx.EQ, k.q, b, ptx.Imm(255))
+	k.If(k.q).BraUni(more)
+	k.Place(done)
+}
+
+// copyUnroll is the bytes of a copy step per lane: a step moves 128 bytes.
+const copyUnroll = 4
+
+// block decodes the LZ4 payload sequence by sequence (PAGE-6) with the
+// checks of fastlz4's sequence in their order, then stores the page.
+func (k *decodeKernel) block() {
+	k.Comment("PAGE-6: an LZ4 block, sequence by sequence, every check of fastlz4.sequence in its order")
+	token, litLen, matchLen, offset, x := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+	k.Mov(k.in, ptx.Imm(0))
+	k.Mov(k.pos, ptx.Imm(0))
+	seq, end := k.NewLabel("sequence"), k.NewLabel("block_end")
+	k.Place(seq)
+	k.SetpU(ptx.GE, k.q, k.in, k.length)
+	k.failIf(k.q, DecodeCorrupt)
+	k.Note("no token")
+	k.inByte(token, k.in)
+	k.Add(k.in, k.in, ptx.Imm(1))
+	k.Shr(litLen, token, ptx.Imm(4))
+	k.readLength(litLen)
+	k.Sub(x, k.length, k.in)
+	k.SetpU(ptx.GT, k.q, litLen, x)
+	k.failIf(k.q, DecodeCorrupt)
+	k.Note("literals past the payload")
+	k.Sub(x, ptx.Imm(PageSize), k.pos)
+	k.SetpU(ptx.GT, k.q, litLen, x)
+	k.failIf(k.q, DecodeShortBuffer)
+	k.Note("literals past the page")
+	k.copyLiterals(litLen)
+	k.Add(k.in, k.in, litLen)
+	k.Add(k.pos, k.pos, litLen)
+	k.SetpU(ptx.EQ, k.q, k.in, k.length)
+	k.If(k.q).BraUni(end)
+	k.Note("the last sequence: literals only")
+	k.Sub(x, k.length, k.in)
+	k.SetpU(ptx.LT, k.q, x, ptx.Imm(2))
+	k.failIf(k.q, DecodeCorrupt)
+	k.Note("no offset")
+	addr := k.NewReg64()
+	k.Cvt64(addr, k.in)
+	k.Add(addr, addr, k.src)
+	k.Ld(ptx.Global, "u8", offset, ptx.At(addr, 0))
+	k.Ld(ptx.Global, "u8", x, ptx.At(addr, 1))
+	k.Shl(x, x, ptx.Imm(8))
+	k.Or(offset, offset, x)
+	k.Add(k.in, k.in, ptx.Imm(2))
+	k.Sub(x, offset, ptx.Imm(1))
+	k.SetpU(ptx.GE, k.q, x, k.pos)
+	k.failIf(k.q, DecodeCorrupt)
+	k.Note("an offset of 0 or before the page")
+	k.And(matchLen, token, ptx.Imm(15))
+	k.readLength(matchLen)
+	k.Add(matchLen, matchLen, ptx.Imm(minMatch))
+	k.Sub(x, ptx.Imm(PageSize), k.pos)
+	k.SetpU(ptx.GT, k.q, matchLen, x)
+	k.failIf(k.q, DecodeShortBuffer)
+	k.Note("a match past the page")
+	k.copyMatch(offset, matchLen)
+	k.BraUni(seq)
+
+	k.Place(end)
+	k.SetpU(ptx.NE, k.q, k.pos, ptx.Imm(PageSize))
+	k.failIf(k.q, DecodeShortPage)
+	k.Note("the block ends before the page")
+	k.storePage()
+}
+
+// minMatch is LZ4's shortest match, which a match's 4-bit field counts
+// from.
+const minMatch = 4
+
+// copyLiterals copies n bytes of the payload at in to the page at pos,
+// 128 a step, lane l bytes l, l+32, l+64 and l+96 of each, its loads
+// before its stores.
+func (k *decodeKernel) copyLiterals(n ptx.Reg) {
+	j, x := k.NewReg32(), k.NewReg32()
+	from, to := k.NewReg64(), k.NewReg64()
+	in, v := make([]ptx.Reg, copyUnroll), make([]ptx.Reg, copyUnroll)
+	for u := range in {
+		in[u], v[u] = k.NewPred(), k.NewReg32()
+	}
+	step, done := k.NewLabel("literals"), k.NewLabel("literals_done")
+	k.SetpU(ptx.EQ, k.q, n, ptx.Imm(0))
+	k.If(k.q).BraUni(done)
+	k.Mov(j, k.lane)
+	k.Add(x, k.in, k.lane)
+	k.Cvt64(from, x)
+	k.Add(from, from, k.src)
+	k.Add(x, k.pos, k.lane)
+	k.Cvt64(to, x)
+	k.Add(to, to, k.out)
+	k.SetpU(ptx.GT, k.q, n, ptx.Imm(32))
+	k.If(k.q).BraUni(step)
+	k.Note("a run of up to 32 bytes: a byte a lane")
+	k.SetpU(ptx.LT, in[0], k.lane, n)
+	k.If(in[0]).Ld(ptx.Global, "u8", v[0], ptx.At(from, 0))
+	k.If(in[0]).St(ptx.Shared, "u8", ptx.At(to, 0), v[0])
+	k.BraUni(done)
+	k.Place(step)
+	for u := range copyUnroll {
+		k.Add(x, j, ptx.Imm(32*u))
+		k.SetpU(ptx.LT, in[u], x, n)
+		k.If(in[u]).Ld(ptx.Global, "u8", v[u], ptx.At(from, int64(32*u)))
+	}
+	for u := range copyUnroll {
+		k.If(in[u]).St(ptx.Shared, "u8", ptx.At(to, int64(32*u)), v[u])
+	}
+	k.Add(from, from, ptx.Imm(32*copyUnroll))
+	k.Add(to, to, ptx.Imm(32*copyUnroll))
+	k.Add(j, j, ptx.Imm(32*copyUnroll))
+	k.Sub(x, j, k.lane)
+	k.SetpU(ptx.LT, k.q, x, n)
+	k.If(k.q).BraUni(step)
+	k.Place(done)
+}
+
+// copyMatch copies n bytes from offset bytes back to the page at pos, and
+// advances pos past them; the
+// source overlapping the destination where offset < n. A step copies
+// s = min(dist, 128, bytes left) bytes from dist bytes back, lane l bytes
+// l, l+32, l+64 and l+96 of them, each a byte written before the step
+// (s <= dist); dist starts at offset and doubles while under 128, always a
+// multiple of offset, so that the byte dist back equals the one offset
+// back: a match of offset 1 takes 5 small steps, then 128 bytes a step.
+func (k *decodeKernel) copyMatch(offset, n ptx.Reg) {
+	dist, s, left, j, x := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+	to, from := k.NewReg64(), k.NewReg64()
+	in, v := make([]ptx.Reg, copyUnroll), make([]ptx.Reg, copyUnroll)
+	for u := range in {
+		in[u], v[u] = k.NewPred(), k.NewReg32()
+	}
+	small := k.NewPred()
+	step, done := k.NewLabel("match"), k.NewLabel("match_done")
+	k.Add(x, k.pos, k.lane)
+	k.Cvt64(to, x)
+	k.Add(to, to, k.out)
+	k.MinU(s, offset, ptx.Imm(32))
+	k.SetpU(ptx.GT, small, n, s)
+	k.Mov(dist, offset)
+	k.Mov(left, n)
+	k.If(small).BraUni(step)
+	k.Note("a match of up to 32 bytes and no longer than its offset: a byte a lane")
+	k.WarpSync(ptx.FullMask)
+	k.Note("the bytes other lanes wrote before this match reads them")
+	k.SetpU(ptx.LT, in[0], k.lane, n)
+	k.Sub(j, x, offset)
+	k.Cvt64(from, j)
+	k.Add(from, from, k.out)
+	k.If(in[0]).Ld(ptx.Shared, "u8", v[0], ptx.At(from, 0))
+	k.If(in[0]).St(ptx.Shared, "u8", ptx.At(to, 0), v[0])
+	k.Add(k.pos, k.pos, n)
+	k.BraUni(done)
+	k.Place(step)
+	k.MinU(s, dist, ptx.Imm(32*copyUnroll))
+	k.MinU(s, s, left)
+	k.WarpSync(ptx.FullMask)
+	k.Note("the bytes other lanes wrote before this step reads them")
+	for u := range copyUnroll {
+		k.Add(j, k.lane, ptx.Imm(32*u))
+		k.SetpU(ptx.LT, in[u], j, s)
+	}
+	k.Add(j, k.pos, k.lane)
+	k.Sub(j, j, dist)
+	k.Note("pos + lane - dist, at least 0: dist <= pos")
+	k.Cvt64(from, j)
+	k.Add(from, from, k.out)
+	for u := range copyUnroll {
+		k.If(in[u]).Ld(ptx.Shared, "u8", v[u], ptx.At(from, int64(32*u)))
+	}
+	for u := range copyUnroll {
+		k.If(in[u]).St(ptx.Shared, "u8", ptx.At(to, int64(32*u)), v[u])
+	}
+	k.Cvt64(from, s)
+	k.Add(to, to, from)
+	k.Add(k.pos, k.pos, s)
+	k.Sub(left, left, s)
+	k.SetpU(ptx.LT, small, dist, ptx.Imm(32*copyUnroll))
+	k.If(small).Shl(dist, dist, ptx.Imm(1))
+	k.SetpU(ptx.NE, k.q, left, ptx.Imm(0))
+	k.If(k.q).BraUni(step)
+	k.Place(done)
+}
+
+// storePage stores the decoded page from shared memory to its output, 16
+// bytes a lane and step, and ends the warp with DecodeOK.
+func (k *decodeKernel) storePage() {
+	k.WarpSync(ptx.FullMask)
+	k.Note("every lane's bytes of the page before other lanes load them")
+	from, to, off := k.NewReg64(), k.NewReg64(), k.NewReg64()
+	k.Cvt64(off, k.lane16)
+	k.Add(from, k.out, off)
+	k.Add(to, k.dstPage, off)
+	v := make([]ptx.Vec4, PageSize/512)
+	for i := range v {
+		v[i] = ptx.Vec4{k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()}
+		for w := range v[i] {
+			k.Ld(ptx.Shared, "u32", v[i][w], ptx.At(from, int64(512*i+4*w)))
+		}
+	}
+	for i := range v {
+		k.StV4(ptx.Global, ptx.At(to, int64(512*i)), v[i])
+	}
+	k.done()
+}

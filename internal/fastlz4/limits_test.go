@@ -1,0 +1,54 @@
+package fastlz4
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+)
+
+// Blocks take 0 to 65,535 bytes, as the reference's do: one byte more is
+// ErrTooLarge with nothing written, from the package-level call and from
+// an Encoder.
+func TestCompressBlockSizeLimit(t *testing.T) {
+	src := make([]byte, MaxBlockSize+1)
+	noise(src, 3)
+	dst := make([]byte, CompressBlockBound(len(src)))
+	for name, compress := range map[string]func(dst, src []byte) (int, error){
+		"CompressBlock": CompressBlock, "Encoder": new(Encoder).CompressBlock,
+	} {
+		clear(dst)
+		if n, err := compress(dst, src); !errors.Is(err, ErrTooLarge) || n != 0 {
+			t.Errorf("%s of %d bytes: %d, %v; want 0, ErrTooLarge", name, len(src), n, err)
+		}
+		if !bytes.Equal(dst, make([]byte, len(dst))) {
+			t.Fatalf("%s: ErrTooLarge with bytes written", name)
+		}
+		n, err := compress(dst, src[:MaxBlockSize])
+		back := make([]byte, MaxBlockSize)
+		if m, derr := DecompressBlock(back, dst[:n]); err != nil || derr != nil || m != MaxBlockSize || !bytes.Equal(back, src[:MaxBlockSize]) {
+			t.Errorf("%s: round trip of %d bytes: %v, %v", name, MaxBlockSize, err, derr)
+		}
+	}
+}
+
+// Checks PAGE-6: blocks whose lengths or offsets fail inside the decoder's
+// fast path (at least 18 bytes of block and 16 of destination left) give
+// the reference's error and 0 bytes, in the assembly loop and in Go.
+func TestDecompressBlockFastPathErrors(t *testing.T) {
+	ff := func(n int) []byte { return bytes.Repeat([]byte{0xff}, n) }
+	for name, block := range map[string][]byte{
+		"match length runs off the end":   append([]byte{0x1f, 'a', 0x01, 0x00}, ff(20)...),
+		"literal length runs off the end": append([]byte{0xf0}, ff(24)...),
+		"literals past the end":           append([]byte{0xf0, 0x40}, make([]byte, 30)...),
+		"offset 0":                        append([]byte{0x10, 'a', 0x00, 0x00}, make([]byte, 24)...),
+		"offset before the start":         append([]byte{0x20, 'a', 'b', 0x03, 0x00}, make([]byte, 24)...),
+	} {
+		for _, dstLen := range []int{64, 4096, MaxBlockSize} {
+			t.Run(name, func(t *testing.T) { compareDecoders(t, block, dstLen) })
+			var dst [PageSize]byte
+			if n, err := DecompressBlock(dst[:], block); err == nil || n != 0 {
+				t.Errorf("%s: %d, %v; want 0 and an error", name, n, err)
+			}
+		}
+	}
+}

@@ -1,0 +1,487 @@
+// Command mutate measures how many small faults the module's tests catch in
+// one Go file: it makes mutants of the file (comparison flips, + and -
+// swapped, integer constants ±1, statements deleted, error results replaced
+// by nil, && and || swapped), compiles each with go's -overlay, so that the
+// working tree is never touched, and runs the tests of every package of the
+// module whose tests build on the file's package, the file's own package
+// first, until one fails (killed) or all pass (survived). A mutant that does
+// not compile is left out; one that makes a test run past its time limit is
+// killed. Survivors listed in the equivalents file with a reason are not
+// counted against the score. `make mutation` runs it over the files of
+// mk/mutation.mk.
+//
+//	go run ./internal/mutate -file reference/block.go [-equivalent testdata/...]
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// mutant is one change to the file: the bytes [from, to) replaced by with.
+type mutant struct {
+	from, to int
+	with     string
+	line     int
+	desc     string // what changed, e.g. "< -> <="
+	key      string // the mutant's name apart from line numbers (see keys)
+}
+
+// id names a mutant in the report: file:line: desc.
+func (m mutant) id(file string) string { return fmt.Sprintf("%s:%d: %s", file, m.line, m.desc) }
+
+// keys names each mutant in a way that survives edits elsewhere in the
+// file, for the equivalents file: the function, the line's text and the
+// change, with "#n" for the n-th of equal names.
+func keys(fset *token.FileSet, f *ast.File, src []byte, ms []mutant) {
+	lines := strings.Split(string(src), "\n")
+	funcAt := func(off int) string {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fset.Position(fd.Pos()).Offset <= off && off < fset.Position(fd.End()).Offset {
+				if fd.Recv != nil && len(fd.Recv.List) > 0 {
+					return types(fd.Recv.List[0].Type) + "." + fd.Name.Name
+				}
+				return fd.Name.Name
+			}
+		}
+		return "(package)"
+	}
+	seen := map[string]int{}
+	for i := range ms {
+		m := &ms[i]
+		k := fmt.Sprintf("%s: %q: %s", funcAt(m.from), strings.TrimSpace(lines[m.line-1]), m.desc)
+		seen[k]++
+		if seen[k] > 1 {
+			k += fmt.Sprintf(" #%d", seen[k])
+		}
+		m.key = k
+	}
+}
+
+// types names a receiver's type: T or *T.
+func types(e ast.Expr) string {
+	switch e := e.(type) {
+	case *ast.StarExpr:
+		return "*" + types(e.X)
+	case *ast.Ident:
+		return e.Name
+	case *ast.IndexExpr:
+		return types(e.X)
+	}
+	return "?"
+}
+
+var swaps = map[token.Token]token.Token{
+	token.LSS: token.LEQ, token.LEQ: token.LSS, token.GTR: token.GEQ, token.GEQ: token.GTR,
+	token.EQL: token.NEQ, token.NEQ: token.EQL,
+	token.ADD: token.SUB, token.SUB: token.ADD,
+	token.ADD_ASSIGN: token.SUB_ASSIGN, token.SUB_ASSIGN: token.ADD_ASSIGN,
+	token.INC: token.DEC, token.DEC: token.INC,
+	token.LAND: token.LOR, token.LOR: token.LAND,
+}
+
+// mutants lists the mutants of src: in function bodies, and in the values
+// of package-level constants and variables.
+func mutants(fset *token.FileSet, f *ast.File, src []byte) []mutant {
+	var out []mutant
+	off := func(p token.Pos) int { return fset.Position(p).Offset }
+	line := func(p token.Pos) int { return fset.Position(p).Line }
+	op := func(pos token.Pos, tok token.Token) {
+		if to, ok := swaps[tok]; ok {
+			out = append(out, mutant{off(pos), off(pos) + len(tok.String()), to.String(), line(pos), tok.String() + " -> " + to.String(), ""})
+		}
+	}
+	constant := func(n *ast.BasicLit) {
+		if n.Kind != token.INT {
+			return
+		}
+		if v, err := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 0, 64); err == nil {
+			for _, d := range []int64{1, -1} {
+				out = append(out, mutant{off(n.Pos()), off(n.End()), "(" + strconv.FormatInt(v+d, 10) + ")",
+					line(n.Pos()), fmt.Sprintf("%s -> %d", n.Value, v+d), ""})
+			}
+		}
+	}
+	for _, decl := range f.Decls {
+		if gd, ok := decl.(*ast.GenDecl); ok && (gd.Tok == token.CONST || gd.Tok == token.VAR) {
+			for _, spec := range gd.Specs {
+				for _, v := range spec.(*ast.ValueSpec).Values {
+					ast.Inspect(v, func(n ast.Node) bool {
+						switch n := n.(type) {
+						case *ast.FuncLit:
+							return false
+						case *ast.BinaryExpr:
+							op(n.OpPos, n.Op)
+						case *ast.BasicLit:
+							constant(n)
+						}
+						return true
+					})
+				}
+			}
+		}
+		fd, ok := decl.(*ast.FuncDecl)
+		if !ok || fd.Body == nil {
+			continue
+		}
+		errorLast := false
+		if r := fd.Type.Results; r != nil && len(r.List) > 0 {
+			if id, ok := r.List[len(r.List)-1].Type.(*ast.Ident); ok && id.Name == "error" {
+				errorLast = true
+			}
+		}
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false // its results are not fd's
+			case *ast.BinaryExpr:
+				op(n.OpPos, n.Op)
+			case *ast.AssignStmt:
+				op(n.TokPos, n.Tok)
+			case *ast.IncDecStmt:
+				op(n.TokPos, n.Tok)
+			case *ast.BasicLit:
+				constant(n)
+			case *ast.ReturnStmt:
+				if errorLast && len(n.Results) > 0 {
+					last := n.Results[len(n.Results)-1]
+					if id, ok := last.(*ast.Ident); !ok || id.Name != "nil" {
+						out = append(out, mutant{off(last.Pos()), off(last.End()), "nil", line(last.Pos()),
+							"error result " + string(src[off(last.Pos()):off(last.End())]) + " -> nil", ""})
+					}
+				}
+			case *ast.BlockStmt:
+				for _, s := range n.List {
+					switch s.(type) {
+					case *ast.ExprStmt, *ast.AssignStmt, *ast.IncDecStmt, *ast.BranchStmt, *ast.IfStmt, *ast.ReturnStmt:
+						if a, ok := s.(*ast.AssignStmt); ok && a.Tok == token.DEFINE {
+							continue // its variables would be undefined
+						}
+						text := string(src[off(s.Pos()):off(s.End())])
+						first, _, _ := strings.Cut(text, "\n")
+						if len(first) > 40 {
+							first = first[:40] + "…"
+						}
+						out = append(out, mutant{off(s.Pos()), off(s.End()), "", line(s.Pos()), "delete " + first, ""})
+					}
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// apply gives src with m applied.
+func apply(src []byte, m mutant) []byte {
+	return slices.Concat(src[:m.from], []byte(m.with), src[m.to:])
+}
+
+// runner runs go test with an overlay.
+type runner struct {
+	root   string   // module root
+	pkgs   []string // test packages to run, the file's own first
+	limits map[string]time.Duration
+	tmp    string
+}
+
+// outcome of one mutant.
+const (
+	killed   = "killed"
+	survived = "survived"
+	invalid  = "invalid" // does not compile
+)
+
+func (r *runner) run(ctx context.Context, file string, src []byte) (string, string, error) {
+	mutFile := filepath.Join(r.tmp, "mutant.go")
+	if err := os.WriteFile(mutFile, src, 0o644); err != nil {
+		return "", "", err
+	}
+	overlay := filepath.Join(r.tmp, "overlay.json")
+	data, _ := json.Marshal(map[string]map[string]string{"Replace": {filepath.Join(r.root, file): mutFile}})
+	if err := os.WriteFile(overlay, data, 0o644); err != nil {
+		return "", "", err
+	}
+	build := exec.CommandContext(ctx, "go", "build", "-overlay", overlay, "./"+filepath.Dir(file))
+	build.Dir = r.root
+	if out, err := build.CombinedOutput(); err != nil {
+		if ctx.Err() != nil {
+			return "", "", ctx.Err()
+		}
+		return invalid, firstLine(out), nil
+	}
+	for _, pkg := range r.pkgs {
+		tctx, cancel := context.WithTimeout(ctx, r.limits[pkg])
+		cmd := exec.CommandContext(tctx, "go", "test", "-count=1", "-failfast", "-vet=off", "-overlay", overlay, pkg)
+		cmd.Dir = r.root
+		cmd.WaitDelay = 5 * time.Second
+		out, err := cmd.CombinedOutput()
+		timedOut := tctx.Err() != nil
+		cancel()
+		if ctx.Err() != nil {
+			return "", "", ctx.Err()
+		}
+		if timedOut {
+			return killed, pkg + ": over its time limit", nil
+		}
+		if err != nil {
+			if bytes.Contains(out, []byte("[build failed]")) || bytes.Contains(out, []byte("[setup failed]")) {
+				return invalid, pkg + ": " + firstLine(out), nil
+			}
+			return killed, pkg + ": " + failedTest(out), nil
+		}
+	}
+	return survived, "", nil
+}
+
+func firstLine(out []byte) string {
+	for _, l := range strings.Split(string(out), "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+			return l
+		}
+	}
+	return ""
+}
+
+// failedTest names the first failed test in go test's output.
+func failedTest(out []byte) string {
+	for _, l := range strings.Split(string(out), "\n") {
+		if t, ok := strings.CutPrefix(strings.TrimSpace(l), "--- FAIL: "); ok {
+			name, _, _ := strings.Cut(t, " ")
+			return name
+		}
+	}
+	return firstLine(out)
+}
+
+// testPackages lists the module's packages whose tests depend on the
+// package in dir, that package first, then in the order of their baseline
+// time, each with its time limit: three times its baseline plus 30 s.
+func testPackages(ctx context.Context, root, dir string, only, skip []string) (pkgs, left []string, limits map[string]time.Duration, err error) {
+	cmd := exec.CommandContext(ctx, "go", "list", "-f", "{{.ImportPath}}", "./"+dir)
+	cmd.Dir = root
+	own, err := cmd.Output()
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("go list ./%s: %w", dir, err)
+	}
+	target := strings.TrimSpace(string(own))
+	cmd = exec.CommandContext(ctx, "go", "list", "-test", "-f",
+		`{{if .ForTest}}{{.ForTest}}{{"\t"}}{{join .Deps "\t"}}{{end}}`, "./...")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("go list -test: %w", err)
+	}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 1<<16), 16<<20)
+	for sc.Scan() {
+		// A test variant (in-package or external) of package p: p, then
+		// its dependencies, some as "q [p.test]" where recompiled for it.
+		f := strings.Split(sc.Text(), "\t")
+		if f[0] == "" {
+			continue
+		}
+		pkg, deps := f[0], f[1:]
+		if pkg == target || slices.ContainsFunc(deps, func(d string) bool { return d == target || strings.HasPrefix(d, target+" [") }) {
+			if !slices.Contains(pkgs, pkg) {
+				pkgs = append(pkgs, pkg)
+			}
+		}
+	}
+	if len(only) > 0 {
+		pkgs = slices.DeleteFunc(pkgs, func(p string) bool { return p != target && !slices.Contains(only, p) })
+	}
+	pkgs = slices.DeleteFunc(pkgs, func(p string) bool {
+		if p != target && slices.Contains(skip, p) {
+			left = append(left, p)
+			return true
+		}
+		return false
+	})
+	limits = map[string]time.Duration{}
+	base := map[string]time.Duration{}
+	for _, p := range pkgs {
+		start := time.Now()
+		cmd := exec.CommandContext(ctx, "go", "test", "-count=1", "-vet=off", p)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return nil, nil, nil, fmt.Errorf("baseline: the tests of %s fail without a mutant:\n%s", p, out)
+		}
+		base[p] = time.Since(start)
+		limits[p] = 3*base[p] + 30*time.Second
+		fmt.Fprintf(os.Stderr, "baseline %s %.1fs\n", p, base[p].Seconds())
+	}
+	slices.SortStableFunc(pkgs, func(a, b string) int {
+		switch {
+		case a == target:
+			return -1
+		case b == target:
+			return 1
+		}
+		return int(base[a] - base[b])
+	})
+	return pkgs, left, limits, nil
+}
+
+// readEquivalents reads the equivalents file: lines "KEY # reason", where
+// KEY is a survivor's name as the report's survivor lines give it (file:
+// function: "line": change); blank lines and lines starting with # are
+// skipped.
+func readEquivalents(path string) (map[string]string, error) {
+	eq := map[string]string{}
+	if path == "" {
+		return eq, nil
+	}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return eq, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if l = strings.TrimSpace(l); l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		id, reason, ok := strings.Cut(l, " # ")
+		if !ok || strings.TrimSpace(reason) == "" {
+			return nil, fmt.Errorf("%s: %q gives no reason (ID # reason)", path, l)
+		}
+		eq[strings.TrimSpace(id)] = strings.TrimSpace(reason)
+	}
+	return eq, nil
+}
+
+func main() {
+	file := flag.String("file", "", "the Go file to mutate, relative to the module root")
+	equivalents := flag.String("equivalent", "internal/mutate/testdata/equivalent.txt", "survivors known to be equivalent, with reasons")
+	only := flag.String("pkgs", "", "comma-separated: run only these test packages besides the file's own")
+	skip := flag.String("skip", "", "comma-separated: leave out these test packages (the score is then a lower bound)")
+	lines := flag.String("lines", "", "only mutants on these lines: FROM-TO")
+	list := flag.Bool("list", false, "list the mutants and stop")
+	every := flag.Int("every", 1, "a sample: only every n-th mutant")
+	flag.Parse()
+	if err := run(*file, *equivalents, *only, *skip, *lines, *list, *every); err != nil {
+		fmt.Fprintln(os.Stderr, "mutate:", err)
+		os.Exit(1)
+	}
+}
+
+func run(file, equivalents, only, skip, lines string, list bool, every int) error {
+	root, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	src, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, file, src, parser.SkipObjectResolution)
+	if err != nil {
+		return err
+	}
+	ms := mutants(fset, f, src)
+	keys(fset, f, src, ms)
+	if lines != "" {
+		a, b, _ := strings.Cut(lines, "-")
+		lo, _ := strconv.Atoi(a)
+		hi, _ := strconv.Atoi(b)
+		ms = slices.DeleteFunc(ms, func(m mutant) bool { return m.line < lo || m.line > hi })
+	}
+	if every > 1 {
+		var sample []mutant
+		for i := 0; i < len(ms); i += every {
+			sample = append(sample, ms[i])
+		}
+		ms = sample
+	}
+	if list {
+		for _, m := range ms {
+			fmt.Printf("%s\t%s\n", m.id(file), m.key)
+		}
+		return nil
+	}
+	eq, err := readEquivalents(equivalents)
+	if err != nil {
+		return err
+	}
+	ctx := context.Background()
+	var onlyPkgs []string
+	if only != "" {
+		onlyPkgs = strings.Split(only, ",")
+	}
+	pkgs, left, limits, err := testPackages(ctx, root, filepath.Dir(file), onlyPkgs, strings.Split(skip, ","))
+	if err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp("", "mutate")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	r := &runner{root: root, pkgs: pkgs, limits: limits, tmp: tmp}
+	counts := map[string]int{}
+	var survivors []string
+	start := time.Now()
+	for i, m := range ms {
+		res, why, err := r.run(ctx, file, apply(src, m))
+		if err != nil {
+			return err
+		}
+		id := m.id(file)
+		if res == survived {
+			if reason, ok := eq[file+": "+m.key]; ok {
+				res, why = "equivalent", reason
+			} else {
+				survivors = append(survivors, file+": "+m.key)
+			}
+		}
+		counts[res]++
+		fmt.Printf("%d/%d %s %s %s\n", i+1, len(ms), res, id, why)
+	}
+	counted := counts[killed] + counts[survived]
+	score := 100.0
+	if counted > 0 {
+		score = 100 * float64(counts[killed]) / float64(counted)
+	}
+	fmt.Printf("mutants %d: killed %d, survived %d, equivalent %d, not compiling %d (%s, %s)\n",
+		len(ms), counts[killed], counts[survived], counts["equivalent"], counts[invalid],
+		time.Since(start).Round(time.Second), time.Now().UTC().Format("2006-01-02 15:04 UTC"))
+	for _, s := range survivors {
+		fmt.Println("survivor", s)
+	}
+	all := map[string]bool{}
+	for _, m := range ms {
+		all[file+": "+m.key] = true
+	}
+	for k := range eq {
+		if strings.HasPrefix(k, file+": ") && !all[k] && lines == "" && every <= 1 {
+			fmt.Println("stale equivalent (no such mutant):", k)
+		}
+	}
+	sampled := ""
+	if every > 1 {
+		sampled = fmt.Sprintf(" (a sample: every %dth mutant)", every)
+	}
+	if len(left) > 0 {
+		sampled += " (tests of " + strings.Join(left, ", ") + " not run: a lower bound)"
+	}
+	fmt.Printf("mutation score %s %.0f%%%s\n", file, score, sampled)
+	return nil
+}

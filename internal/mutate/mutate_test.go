@@ -1,0 +1,92 @@
+package main
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const sample = `package p
+
+import "errors"
+
+const limit = 10
+
+var errBig = errors.New("big")
+
+func check(n int) (int, error) {
+	if n > limit && n != 0 {
+		return 0, errBig
+	}
+	n++
+	f := func() error { return errBig }
+	_ = f
+	return n - 1, nil
+}
+`
+
+func TestMutants(t *testing.T) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", sample, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms := mutants(fset, f, []byte(sample))
+	keys(fset, f, []byte(sample), ms)
+	var got []string
+	for _, m := range ms {
+		got = append(got, m.key+" => "+string(apply([]byte(sample), m)[m.from:m.from+len(m.with)]))
+	}
+	want := []string{
+		`(package): "const limit = 10": 10 -> 11 => (11)`,
+		`(package): "const limit = 10": 10 -> 9 => (9)`,
+		`check: "if n > limit && n != 0 {": delete if n > limit && n != 0 { => `,
+		`check: "n++": delete n++ => `,
+		`check: "_ = f": delete _ = f => `,
+		`check: "return n - 1, nil": delete return n - 1, nil => `,
+		`check: "if n > limit && n != 0 {": && -> || => ||`,
+		`check: "if n > limit && n != 0 {": > -> >= => >=`,
+		`check: "if n > limit && n != 0 {": != -> == => ==`,
+		`check: "if n > limit && n != 0 {": 0 -> 1 => (1)`,
+		`check: "if n > limit && n != 0 {": 0 -> -1 => (-1)`,
+		`check: "return 0, errBig": delete return 0, errBig => `,
+		`check: "return 0, errBig": error result errBig -> nil => nil`,
+		`check: "return 0, errBig": 0 -> 1 => (1)`,
+		`check: "return 0, errBig": 0 -> -1 => (-1)`,
+		`check: "n++": ++ -> -- => --`,
+		`check: "return n - 1, nil": - -> + => +`,
+		`check: "return n - 1, nil": 1 -> 2 => (2)`,
+		`check: "return n - 1, nil": 1 -> 0 => (0)`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("mutants:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// The := statement, the function literal's return and the nil error
+	// result are left alone.
+	for _, g := range got {
+		if strings.Contains(g, "f := ") || strings.Contains(g, "func() error") || strings.Contains(g, "nil -> nil") {
+			t.Errorf("unexpected mutant %s", g)
+		}
+	}
+}
+
+func TestReadEquivalents(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "eq.txt")
+	os.WriteFile(path, []byte("# comment\n\nx.go: f: \"a\": + -> - # a and -a are the same here\n"), 0o644)
+	eq, err := readEquivalents(path)
+	if err != nil || eq[`x.go: f: "a": + -> -`] != "a and -a are the same here" || len(eq) != 1 {
+		t.Fatalf("%v, %v", eq, err)
+	}
+	os.WriteFile(path, []byte("x.go: f: \"a\": + -> -\n"), 0o644)
+	if _, err := readEquivalents(path); err == nil {
+		t.Error("an entry without a reason is accepted")
+	}
+	if eq, err := readEquivalents(filepath.Join(dir, "none.txt")); err != nil || len(eq) != 0 {
+		t.Errorf("a missing file: %v, %v", eq, err)
+	}
+}

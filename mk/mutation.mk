@@ -1,0 +1,21 @@
+# Mutation testing (internal/mutate): how many small faults in each file the
+# module's tests catch. One file at a time (MUTATE_FILES); each file's report
+# goes to build/mutation/, its survivors and score to the terminal. It takes
+# long (a mutant that survives runs the tests of every package built on its
+# file's), so CI does not run it. Equivalent mutants, with their reasons:
+# internal/mutate/testdata/equivalent.txt. Scores: results/*-mutation/.
+# MUTATE_FLAGS go to every run, e.g. '-every 6' (a sample) or '-skip
+# github.com/lz4warp/lz4warp/gpuimpl' (its tests take 90 s a run here).
+MUTATE_FILES ?= config.go rules.go result.go reference/page.go reference/block.go \
+	internal/lz4frame/writer.go internal/lz4frame/reader.go \
+	internal/fastlz4/decode.go internal/fastlz4/encode.go
+MUTATE_FLAGS ?=
+
+.PHONY: mutation
+mutation:
+	@mkdir -p $(BUILD)/mutation
+	@for f in $(MUTATE_FILES); do \
+		out=$(BUILD)/mutation/$$(echo $$f | tr / _).txt; \
+		$(GO) run ./internal/mutate -file $$f $(MUTATE_FLAGS) > $$out || exit 1; \
+		grep -E '^(survivor|stale|mutants|mutation score)' $$out; \
+	done

@@ -1,0 +1,558 @@
+package lz4warp
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+	"unsafe"
+
+	"github.com/lz4warp/lz4warp/internal/fastlz4"
+	"github.com/lz4warp/lz4warp/internal/lz4frame"
+	"github.com/lz4warp/lz4warp/internal/xxh32"
+	"github.com/lz4warp/lz4warp/reference"
+)
+
+// Stream errors.
+var (
+	ErrWriterClosed = errors.New("lz4warp: writer closed")
+	ErrContentSize  = errors.New("lz4warp: content size differs from the size declared")
+)
+
+// WriterOption sets an option of a Writer.
+type WriterOption func(*writerOptions) error
+
+type writerOptions struct {
+	frame   lz4frame.WriterOptions
+	backend Backend
+	auto    bool // the backend follows the Compressor: the GPU if it has one
+}
+
+// WriterContentChecksum sets whether the frame ends with the xxHash32 of
+// its content (the default, as lz4 writes; lz4 --no-frame-crc leaves it
+// out).
+func WriterContentChecksum(on bool) WriterOption {
+	return func(o *writerOptions) error { o.frame.NoContentChecksum = !on; return nil }
+}
+
+// WriterBlockChecksum sets whether each block is followed by the xxHash32
+// of its stored bytes (lz4 -BX); off by default.
+func WriterBlockChecksum(on bool) WriterOption {
+	return func(o *writerOptions) error { o.frame.BlockChecksum = on; return nil }
+}
+
+// WriterContentSize declares the content's length in bytes, which the
+// frame header then carries (lz4 --content-size); Close fails with
+// ErrContentSize when a different number of bytes was written. A size of 0
+// declares nothing, as in the frame format.
+func WriterContentSize(n int64) WriterOption {
+	return func(o *writerOptions) error {
+		if n < 0 {
+			return fmt.Errorf("%w: content size %d", ErrInvalidConfig, n)
+		}
+		o.frame.ContentSize = n
+		return nil
+	}
+}
+
+// WriterBackend compresses every page on backend b: BackendGPU needs a
+// Compressor with a GPU, BackendSIMD runs the fast codec on all cores,
+// BackendScalar the reference codec on one goroutine. The output is the
+// same bytes on every backend (API-16). By default the Writer uses the GPU
+// when the Compressor has one, and all cores otherwise.
+func WriterBackend(b Backend) WriterOption {
+	return func(o *writerOptions) error {
+		switch b {
+		case BackendScalar, BackendSIMD, BackendGPU:
+		default:
+			return fmt.Errorf("%w: Backend %v is unknown", ErrInvalidConfig, b)
+		}
+		o.backend, o.auto = b, false
+		return nil
+	}
+}
+
+// Writer compresses what is written to it into one standard LZ4 frame
+// (STREAM-1): 4 KiB independent blocks, each a page's canonical LZ4 block
+// or the page stored as is, and by default the content checksum. Several
+// batches are on their way at once: while the caller fills one, others
+// are compressed (on the GPU through PageBuffers and CompressBufferAsync,
+// or on every core), their content checksum is computed on a goroutine of
+// its own, and finished ones are written in order (STREAM-2). Memory holds
+// a fixed number of batches whatever the stream's length. A Writer is used
+// by one goroutine at a time; Close ends the frame and the Writer's
+// goroutines, so a Writer must be closed, even after an error.
+type Writer struct {
+	w    io.Writer
+	c    *Compressor
+	opts writerOptions
+
+	batchPages int
+	cur        *streamBatch // being filled
+	free       chan *streamBatch
+	made, most int // batches made so far, and the most there may be
+
+	hashes chan *streamBatch // to the hashing goroutine, in order
+	work   chan *streamBatch // from it to the compressing goroutines
+	order  chan *streamBatch // to the writing goroutine, in order
+	done   chan struct{}     // closed when the writing goroutine ends
+
+	content xxh32.Digest
+	in      int64 // bytes accepted
+	out     int64 // bytes written to w, for Written (after Close)
+
+	mu     sync.Mutex
+	err    error // the first error of any goroutine; sticky
+	closed bool
+}
+
+// streamBatch is a run of input bytes on its way through a Writer.
+type streamBatch struct {
+	pages  []Page
+	buf    *PageBuffer // the GPU's page-locked pages, or nil
+	n      int         // input bytes in pages
+	out    [][]byte    // its framed blocks, in order
+	err    error
+	framed chan struct{} // closed when out or err is set
+}
+
+// Batch sizes: the GPU takes batches of gpuBatchPages through PageBuffers
+// (RingBufferSlots of them on their way per GPU, and one filling); the CPU takes
+// batches of cpuBatchPages, two per core on their way.
+const (
+	gpuBatchPages = 8192
+	cpuBatchPages = 256
+)
+
+// NewWriter returns a Writer compressing into w with c's GPU when it has
+// one, else on every core (then c may be nil).
+func NewWriter(w io.Writer, c *Compressor, opts ...WriterOption) (*Writer, error) {
+	zw := &Writer{w: w, c: c, opts: writerOptions{backend: BackendSIMD, auto: true}}
+	for _, o := range opts {
+		if err := o(&zw.opts); err != nil {
+			return nil, err
+		}
+	}
+	if zw.opts.auto && c != nil && c.hasGPU() {
+		zw.opts.backend = BackendGPU
+	}
+	workers := 1
+	switch zw.opts.backend {
+	case BackendGPU:
+		if c == nil || !c.hasGPU() {
+			if c != nil {
+				if err := c.GPUError(); err != nil {
+					return nil, err
+				}
+			}
+			return nil, ErrGPUNotAvailable
+		}
+		zw.batchPages = min(gpuBatchPages, MaxBatchSize)
+		// RingBufferSlots batches on each GPU, and one filling.
+		zw.most = c.Config().RingBufferSlots*max(1, len(c.Stats().Devices)) + 1
+	case BackendSIMD:
+		workers = runtime.GOMAXPROCS(0)
+		zw.batchPages = cpuBatchPages
+		zw.most = 2*workers + 2
+	default:
+		zw.batchPages = cpuBatchPages
+		zw.most = 3
+	}
+	zw.free = make(chan *streamBatch, zw.most)
+	zw.work = make(chan *streamBatch, zw.most)
+	zw.order = make(chan *streamBatch, zw.most)
+	zw.hashes = make(chan *streamBatch, zw.most)
+	zw.done = make(chan struct{})
+	if zw.opts.backend == BackendGPU {
+		go zw.runGPU()
+	} else {
+		for range workers {
+			go zw.runCPU()
+		}
+	}
+	go zw.runHash()
+	go zw.runWrite()
+	return zw, nil
+}
+
+func (zw *Writer) fail(err error) {
+	zw.mu.Lock()
+	if zw.err == nil {
+		zw.err = err
+	}
+	zw.mu.Unlock()
+}
+
+func (zw *Writer) failed() error {
+	zw.mu.Lock()
+	defer zw.mu.Unlock()
+	return zw.err
+}
+
+// batch returns the batch being filled, taking a free one (or making one,
+// up to the limit) when there is none.
+func (zw *Writer) batch() (*streamBatch, error) {
+	if zw.cur != nil {
+		return zw.cur, nil
+	}
+	var b *streamBatch
+	select {
+	case b = <-zw.free:
+	default:
+		if zw.made < zw.most {
+			var err error
+			if b, err = zw.newBatch(); err != nil {
+				return nil, err
+			}
+			zw.made++
+			break
+		}
+		b = <-zw.free
+	}
+	if err := zw.failed(); err != nil {
+		zw.free <- b
+		return nil, err
+	}
+	b.n, b.err = 0, nil
+	b.framed = make(chan struct{})
+	zw.cur = b
+	return b, nil
+}
+
+func (zw *Writer) newBatch() (*streamBatch, error) {
+	b := &streamBatch{}
+	if zw.opts.backend == BackendGPU {
+		buf, err := zw.c.NewPageBuffer(zw.batchPages)
+		if err != nil {
+			return nil, err
+		}
+		b.buf, b.pages = buf, buf.Pages()
+	} else {
+		b.pages = make([]Page, zw.batchPages)
+	}
+	return b, nil
+}
+
+// bytes views a batch's pages as one byte slice.
+func (b *streamBatch) bytes() []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(&b.pages[0][0])), len(b.pages)*PageSize)
+}
+
+// submit sends the batch being filled on its way.
+func (zw *Writer) submit() {
+	b := zw.cur
+	zw.cur = nil
+	zw.order <- b
+	zw.hashes <- b
+}
+
+// Write compresses p into the frame. It returns an error of an earlier
+// batch, or of writing to the underlying writer, as soon as one is known.
+func (zw *Writer) Write(p []byte) (int, error) {
+	if zw.closed {
+		return 0, ErrWriterClosed
+	}
+	n := 0
+	for len(p) > 0 {
+		b, err := zw.batch()
+		if err != nil {
+			return n, err
+		}
+		k := copy(b.bytes()[b.n:], p)
+		b.n += k
+		n += k
+		p = p[k:]
+		zw.in += int64(k)
+		if b.n == len(b.pages)*PageSize {
+			zw.submit()
+		}
+	}
+	return n, zw.failed()
+}
+
+// ReadFrom compresses what r holds up to its end, reading it straight into
+// the batches' pages.
+func (zw *Writer) ReadFrom(r io.Reader) (int64, error) {
+	if zw.closed {
+		return 0, ErrWriterClosed
+	}
+	var n int64
+	for {
+		b, err := zw.batch()
+		if err != nil {
+			return n, err
+		}
+		k, err := io.ReadFull(r, b.bytes()[b.n:])
+		b.n += k
+		n += int64(k)
+		zw.in += int64(k)
+		if b.n == len(b.pages)*PageSize {
+			zw.submit()
+		}
+		switch err {
+		case nil:
+		case io.EOF, io.ErrUnexpectedEOF:
+			return n, zw.failed()
+		default:
+			return n, err
+		}
+	}
+}
+
+// Close compresses what is left, ends the frame and waits until all of it
+// is written to the underlying writer, which it does not close. It returns
+// the first error met, and ErrContentSize when WriterContentSize declared
+// another length. Later calls return the same.
+func (zw *Writer) Close() error {
+	if zw.closed {
+		return zw.failed()
+	}
+	zw.closed = true
+	if zw.opts.frame.ContentSize > 0 && zw.in != zw.opts.frame.ContentSize {
+		zw.fail(fmt.Errorf("%w: %d bytes written, %d declared", ErrContentSize, zw.in, zw.opts.frame.ContentSize))
+	}
+	if _, err := zw.batch(); err == nil {
+		zw.submit() // the last batch, perhaps empty, ends with the partial page
+	}
+	close(zw.order)
+	close(zw.hashes) // and the hashing goroutine closes work
+	<-zw.done
+	for range zw.made {
+		if b := <-zw.free; b.buf != nil {
+			b.buf.Close()
+		}
+	}
+	return zw.failed()
+}
+
+// Written is the number of compressed bytes written to the underlying
+// writer, known after Close.
+func (zw *Writer) Written() int64 { return zw.out }
+
+// runHash adds each batch's bytes to the content checksum, in order, and
+// then hands the batch to the compressing goroutines. Hashing a batch
+// before its compression, rather than beside it, reads the pages while the
+// filling left them in cache, and a batch's hash never holds up its reuse:
+// the compressing goroutines, which keep every core busy, have work only
+// as the hash proceeds, so they cannot leave it waiting for a core while
+// the batches it holds up wait for it.
+func (zw *Writer) runHash() {
+	defer close(zw.work)
+	hash := !zw.opts.frame.NoContentChecksum
+	for b := range zw.hashes {
+		if hash {
+			zw.content.Write(b.bytes()[:b.n])
+		}
+		zw.work <- b
+	}
+}
+
+// runWrite writes the header, each batch's blocks in order, and the end of
+// the frame after the last.
+func (zw *Writer) runWrite() {
+	defer close(zw.done)
+	write := func(p []byte) {
+		if zw.failed() != nil {
+			return
+		}
+		n, err := zw.w.Write(p)
+		zw.out += int64(n)
+		if err != nil {
+			zw.fail(err)
+		}
+	}
+	write(lz4frame.AppendHeader(nil, zw.opts.frame))
+	for b := range zw.order {
+		<-b.framed
+		if b.err != nil {
+			zw.fail(b.err)
+		}
+		for _, seg := range b.out {
+			write(seg)
+		}
+		zw.free <- b
+	}
+	if zw.failed() == nil {
+		write(lz4frame.AppendEnd(nil, zw.opts.frame, zw.content.Sum32()))
+	}
+}
+
+// runCPU compresses and frames batches on one goroutine of the CPU
+// backends.
+func (zw *Writer) runCPU() {
+	f := pageFramer{blockChecksum: zw.opts.frame.BlockChecksum}
+	enc := new(fastlz4.Encoder)
+	encode := enc.EncodePage
+	if zw.opts.backend == BackendScalar {
+		encode = reference.EncodePage
+	}
+	var payload [reference.PageBound]byte
+	for b := range zw.work {
+		full := b.n / PageSize
+		out := b.segments(1)
+		seg := emptied(out[0], (full+1)*lz4frame.BlockBound(PageSize))
+		for i := range full {
+			kind, n := encode(payload[:], &b.pages[i])
+			seg = f.appendPage(seg, PageKind(kind), payload[:n], &b.pages[i])
+		}
+		out[0] = f.appendTail(seg, b)
+		close(b.framed)
+	}
+}
+
+// segments resizes the batch's output to n buffers, keeping the earlier
+// buffers for reuse, and returns it.
+func (b *streamBatch) segments(n int) [][]byte {
+	if cap(b.out) < n {
+		b.out = append(b.out[:cap(b.out)], make([][]byte, n-cap(b.out))...)
+	}
+	b.out = b.out[:n]
+	return b.out
+}
+
+// emptied returns buf emptied, with room for at least n bytes.
+func emptied(buf []byte, n int) []byte {
+	if cap(buf) < n {
+		return make([]byte, 0, n)
+	}
+	return buf[:0]
+}
+
+// runGPU starts each batch on the GPU as its turn comes and hands it to a
+// goroutine that waits for it, so that RingBufferSlots batches are on the
+// GPU at once.
+func (zw *Writer) runGPU() {
+	started := make(chan *startedBatch, zw.most)
+	defer close(started)
+	go zw.finishGPU(started)
+	for b := range zw.work {
+		full := b.n / PageSize
+		s := &startedBatch{b: b}
+		if full > 0 {
+			s.p, s.err = zw.c.CompressBufferAsync(b.buf, full)
+		}
+		started <- s
+	}
+}
+
+type startedBatch struct {
+	b   *streamBatch
+	p   *PendingBatch
+	err error
+}
+
+// finishGPU waits for each started batch and frames its pages on every
+// core.
+func (zw *Writer) finishGPU(started <-chan *startedBatch) {
+	f := pageFramer{blockChecksum: zw.opts.frame.BlockChecksum}
+	for s := range started {
+		b := s.b
+		var res *BatchResult
+		if s.err == nil && s.p != nil {
+			res, s.err = s.p.Wait()
+		}
+		if s.err != nil {
+			b.err = s.err
+			close(b.framed)
+			continue
+		}
+		full := b.n / PageSize
+		if res != nil && len(res.Pages) != full {
+			b.err = fmt.Errorf("lz4warp: a batch of %d pages gave %d results", full, len(res.Pages))
+			close(b.framed)
+			continue
+		}
+		ranges := max(1, min(runtime.GOMAXPROCS(0), full/64))
+		out := b.segments(ranges)
+		var wg sync.WaitGroup
+		for r := range ranges {
+			lo, hi := full*r/ranges, full*(r+1)/ranges
+			wg.Go(func() {
+				rf := f.clone()
+				seg := emptied(out[r], (hi-lo+1)*lz4frame.BlockBound(PageSize))
+				for i := lo; i < hi; i++ {
+					p := res.Pages[i]
+					seg = rf.appendPage(seg, p.Kind, p.Data, &b.pages[i])
+				}
+				if r == ranges-1 {
+					seg = rf.appendTail(seg, b)
+				}
+				out[r] = seg
+			})
+		}
+		wg.Wait()
+		close(b.framed)
+	}
+}
+
+// pageFramer turns compressed pages into frame blocks (STREAM-1): an LZ4
+// page is its block, a raw page is stored, and a same-filled page, which
+// the frame format has no kind for, is its canonical LZ4 block, kept for
+// the few fill words in use.
+type pageFramer struct {
+	blockChecksum bool
+	words         [4]uint64
+	blocks        [4][]byte
+	next          int
+}
+
+func (f *pageFramer) clone() *pageFramer { c := *f; return &c }
+
+func (f *pageFramer) appendPage(dst []byte, kind PageKind, data []byte, page *Page) []byte {
+	var block []byte
+	switch kind {
+	case KindLZ4:
+		block = data
+	case KindSame:
+		block = f.sameBlock(page)
+	}
+	return lz4frame.AppendBlock(dst, page[:], block, f.blockChecksum)
+}
+
+func (f *pageFramer) sameBlock(page *Page) []byte {
+	word := binary.LittleEndian.Uint64(page[:])
+	for i, w := range f.words {
+		if w == word && f.blocks[i] != nil {
+			return f.blocks[i]
+		}
+	}
+	dst := make([]byte, reference.CompressBlockBound(PageSize))
+	n, err := reference.CompressBlock(dst, page[:])
+	if err != nil {
+		return nil // cannot happen with a bound-sized dst; store the page
+	}
+	i := f.next
+	f.next = (f.next + 1) % len(f.words)
+	f.words[i], f.blocks[i] = word, dst[:n]
+	return f.blocks[i]
+}
+
+// appendTail appends the block of the batch's last, partial page, if any.
+func (f *pageFramer) appendTail(dst []byte, b *streamBatch) []byte {
+	tail := b.n % PageSize
+	if tail == 0 {
+		return dst
+	}
+	data := b.pages[b.n/PageSize][:tail]
+	return lz4frame.AppendBlock(dst, data, shortBlock(data), f.blockChecksum)
+}
+
+// shortBlock compresses a last page shorter than 4 KiB with the canonical
+// parse and the raw rule of PAGE-5 scaled to its length: nil (store it)
+// unless the block is shorter than three quarters of the data (STREAM-1).
+func shortBlock(data []byte) []byte {
+	// The longest block kept: the largest n with n < 3L/4, that is
+	// 4n < 3L, n = floor((3L-1)/4).
+	limit := (3*len(data) - 1) / 4
+	if limit < 1 {
+		return nil
+	}
+	dst := make([]byte, limit)
+	n, err := reference.CompressBlock(dst, data)
+	if err != nil {
+		return nil
+	}
+	return dst[:n]
+}
