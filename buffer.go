@@ -190,14 +190,7 @@ func (p *PendingBatch) Wait() (*BatchResult, error) {
 		p.res = &BatchResult{Backend: BackendGPU}
 		if err == nil {
 			p.res.Pages, p.stored = gb.pages, payloadBytes(gb.pages)
-			t := gb.timings
-			p.res.H2DTime, p.res.KernelTime, p.res.D2HTime = t.H2D, t.Kernel, t.D2H
-			if gb.cpuPages > 0 {
-				p.res.Backend = BackendSIMD // API-15
-			}
-			c.gpuMu.Lock()
-			c.lastTimings = t
-			c.gpuMu.Unlock()
+			c.setGPUTimings(p.res, gb.timings, gb.cpuPages > 0)
 			p.ran = true
 		} else {
 			p.res, p.err = nil, err

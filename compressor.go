@@ -263,6 +263,14 @@ func (c *Compressor) runGPU(p *devicePool, res *BatchResult, pages []Page, host 
 	if err != nil {
 		return 0, err
 	}
+	c.setGPUTimings(res, t, onCPU)
+	return stored, nil
+}
+
+// setGPUTimings gives res a GPU batch's timings, and the backend
+// BackendSIMD where the CPU compressed some of its pages after faults
+// (API-15); the timings are kept for the benchmarks.
+func (c *Compressor) setGPUTimings(res *BatchResult, t gpuimpl.Timings, onCPU bool) {
 	res.H2DTime, res.KernelTime, res.D2HTime = t.H2D, t.Kernel, t.D2H
 	if onCPU {
 		res.Backend = BackendSIMD
@@ -270,7 +278,6 @@ func (c *Compressor) runGPU(p *devicePool, res *BatchResult, pages []Page, host 
 	c.gpuMu.Lock()
 	c.lastTimings = t
 	c.gpuMu.Unlock()
-	return stored, nil
 }
 
 // dropLostGPUs stops using the GPUs of p once sticky faults have left none
