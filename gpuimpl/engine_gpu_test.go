@@ -728,7 +728,7 @@ func TestEngineStartHost(t *testing.T) {
 // Checks RT-15: Pending.Done turns true, without Wait, once the device has
 // finished a batch (or a fault ended it), and stays true once makeRoom or
 // Wait has taken it; Wait then gives the reference's bytes, or the fault.
-func TestPendingDone(t *testing.T) {
+func TestEnginePendingDone(t *testing.T) {
 	gputest.Require(t)
 	e := openEngine(t, Options{BatchPages: 1000, RingSlots: 2, AsyncDMA: true})
 	batches := make([][][PageSize]byte, 4)
