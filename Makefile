@@ -17,6 +17,7 @@ demo:
 test: cuda-sdk cc-tool lz4-tool
 	$(GO) vet ./...
 	$(GO_TEST_ALL)
+	$(MAKE) --no-print-directory test-race
 	@$(GO) test -count=1 -run '^TestGcoreFile$$' -v ./internal/dataset \
 		| awk '/^=== RUN/ {msg = ""; next} /^    / {msg = msg "\n" $$0} /^--- SKIP/ {print $$0 msg}'
 

@@ -140,20 +140,6 @@ func reportShares(b *testing.B, bytes float64, t gpuimpl.Timings) {
 	b.ReportMetric(bytes/t.Assemble.Seconds()/1e9, "assemble-GB/s")
 }
 
-// tiledBatch is exactly n pages of a data set, the set's pages repeated
-// when it holds fewer (text and binaries are as large as the files found).
-func tiledBatch(b *testing.B, name string, n int) []Page {
-	pages := loadBatch(b, name, n)
-	if len(pages) == n {
-		return pages
-	}
-	out := make([]Page, n)
-	for i := range out {
-		out[i] = pages[i%len(pages)]
-	}
-	return out
-}
-
 func BenchmarkEndToEnd(b *testing.B) {
 	cpu := func(_ *testing.B, pages []Page) []CompressedPage { return compressParallel(pages) }
 	for _, be := range []benchBackend{{name: "simd", compress: cpu}, {name: "gpu", compress: gpuBenchCompress}, {name: "gpubuf"}} {

@@ -140,3 +140,17 @@ func BenchmarkDecompressBatch(b *testing.B) {
 		}
 	}
 }
+
+// tiledBatch is exactly n pages of a data set, the set's pages repeated
+// when it holds fewer (text and binaries are as large as the files found).
+func tiledBatch(b *testing.B, name string, n int) []Page {
+	pages := loadBatch(b, name, n)
+	if len(pages) == n {
+		return pages
+	}
+	out := make([]Page, n)
+	for i := range out {
+		out[i] = pages[i%len(pages)]
+	}
+	return out
+}

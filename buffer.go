@@ -31,14 +31,14 @@ func (c *Compressor) NewPageBuffer(n int) (*PageBuffer, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("%w: a buffer of %d pages", ErrBadBuffer, n)
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.life.RLock()
+	defer c.life.RUnlock()
 	if c.closed {
 		return nil, ErrClosed
 	}
 	b := &PageBuffer{c: c}
-	if c.gpu != nil {
-		if h, err := c.gpu.newHost(n); err == nil {
+	if gpu := c.pool(); gpu != nil {
+		if h, err := gpu.newHost(n); err == nil {
 			b.host, b.pages = h, h.Pages
 			return b, nil
 		}
@@ -58,14 +58,17 @@ func (b *PageBuffer) Pinned() bool { return b.host != nil }
 // Payloads that point into it stay readable; the buffer cannot be
 // compressed again.
 func (b *PageBuffer) Close() error {
-	b.c.mu.Lock()
-	defer b.c.mu.Unlock()
 	if b.pages == nil {
 		return nil
 	}
 	b.pages = nil
+	// The devices stop writing into the buffer; Wait still returns the
+	// batches.
 	if p := b.pending; p != nil && p.gpu != nil {
-		p.gpu.Wait() // its device stops writing into the buffer; Wait still returns it
+		p.gpu.Wait()
+	}
+	if p := b.decoding; p != nil && !p.done {
+		p.Wait()
 	}
 	if b.host != nil {
 		return b.host.Close()
@@ -80,16 +83,24 @@ func (b *PageBuffer) Close() error {
 // CompressBuffer, and are to be copied out before that if they are to be
 // kept (API-18).
 func (c *Compressor) CompressBuffer(buf *PageBuffer, n int) (*BatchResult, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.life.RLock()
+	defer c.life.RUnlock()
 	if err := c.checkBuffer(buf, n); err != nil {
 		return nil, err
 	}
-	return c.compress(SelectBackend(n, c.gpu != nil), buf.pages[:n], buf.host)
+	start := time.Now()
+	b := SelectBackend(n, c.hasGPU())
+	res := &BatchResult{Backend: b}
+	stored, err := c.run(res, buf.pages[:n], buf.host)
+	if err != nil {
+		return nil, err
+	}
+	c.account(b, res, stored, start)
+	return res, nil
 }
 
-// checkBuffer checks that a batch of buf's first n pages may start; c.mu
-// is held.
+// checkBuffer checks that a batch of buf's first n pages may start; life's
+// read lock is held.
 func (c *Compressor) checkBuffer(buf *PageBuffer, n int) error {
 	switch {
 	case c.closed:
@@ -116,11 +127,13 @@ type PendingBatch struct {
 	start time.Time
 	gpu   *poolPending // the GPU's batch until Wait takes it
 	// ran is set while a batch that CompressBufferAsync compressed itself
-	// waits for Wait to account for it, on backend b.
-	ran bool
-	b   Backend
-	res *BatchResult
-	err error
+	// waits for Wait to account for it, on backend b, with stored payload
+	// bytes.
+	ran    bool
+	b      Backend
+	stored int
+	res    *BatchResult
+	err    error
 }
 
 // CompressBufferAsync starts compressing buf.Pages()[:n] as CompressBuffer
@@ -134,17 +147,26 @@ type PendingBatch struct {
 // batches are on their way on the GPU: starting one more waits for the
 // oldest to end.
 func (c *Compressor) CompressBufferAsync(buf *PageBuffer, n int) (*PendingBatch, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.life.RLock()
+	defer c.life.RUnlock()
 	if err := c.checkBuffer(buf, n); err != nil {
 		return nil, err
 	}
 	p := &PendingBatch{c: c, buf: buf, pages: buf.pages[:n], start: time.Now()}
 	buf.pending = p
-	if p.b = SelectBackend(n, c.gpu != nil); p.b == BackendGPU && buf.host != nil {
-		p.gpu, p.err = c.gpu.start(p.pages, buf.host)
-	} else {
-		p.res, p.err = c.run(p.b, p.pages, buf.host)
+	started := false
+	if buf.host != nil {
+		if gpu := c.pool(); gpu != nil {
+			if p.b = SelectBackend(n, true); p.b == BackendGPU {
+				p.gpu, p.err = gpu.start(p.pages, buf.host)
+				started = true
+			}
+		}
+	}
+	if !started {
+		p.b = SelectBackend(n, c.hasGPU())
+		p.res = &BatchResult{Backend: p.b}
+		p.stored, p.err = c.run(p.res, p.pages, buf.host)
 		p.ran = p.err == nil
 	}
 	if p.err != nil {
@@ -161,15 +183,22 @@ func (c *Compressor) CompressBufferAsync(buf *PageBuffer, n int) (*PendingBatch,
 // do. Later calls return the same result.
 func (p *PendingBatch) Wait() (*BatchResult, error) {
 	c := p.c
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	switch {
-	case p.gpu != nil:
-		gb, err := p.gpu.Wait()
+	if p.gpu != nil {
+		gb, err := p.gpu.Wait() // holds no lock while the device works
+		gpu := p.gpu.p
 		p.gpu = nil
-		p.res, p.err = c.finish(BackendGPU, p.pages, gb, err, p.start)
-	case p.ran:
-		c.account(p.b, p.res, p.start)
+		p.res = &BatchResult{Backend: BackendGPU}
+		if err == nil {
+			p.res.Pages, p.stored = gb.pages, payloadBytes(gb.pages)
+			c.setGPUTimings(p.res, gb.timings, gb.cpuPages > 0)
+			p.ran = true
+		} else {
+			p.res, p.err = nil, err
+		}
+		c.dropLostGPUs(gpu)
+	}
+	if p.ran {
+		c.account(p.b, p.res, p.stored, p.start)
 		p.ran = false
 	}
 	if p.buf.pending == p {

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"sync"
 	"testing"
 
 	"github.com/lz4warp/lz4warp/gpuimpl"
@@ -268,4 +269,81 @@ func TestCompressorGPUError(t *testing.T) {
 	if _, err := c.CompressBatchOn(BackendGPU, mixedPages(1, 3)); err != gerr {
 		t.Errorf("CompressBatchOn(BackendGPU): %v, want GPUError's %v", err, gerr)
 	}
+}
+
+// Checks API-20, API-23, API-16: CompressBatch from Go memory on the GPU,
+// through the staging buffers or the engine's ring, from several goroutines
+// at once on one Compressor and into reused results, gives the reference's
+// bytes, and the staging buffers' results own their payloads: they outlive
+// the next batches, which reuse the buffers.
+func TestCompressorGPUFromGoroutines(t *testing.T) {
+	gputest.Require(t)
+	c := newGPUCompressor(t, 3000)
+	for _, mode := range []string{fromGoStaged, fromGoRing} {
+		t.Run(mode, func(t *testing.T) {
+			prev := fromGoMode
+			fromGoMode = mode
+			defer func() { fromGoMode = prev }()
+			const goroutines = 4
+			var wg sync.WaitGroup
+			results := make([][]*BatchResult, goroutines)
+			batches := make([][]Page, goroutines)
+			for g := range goroutines {
+				batches[g] = mixedPages(1000+g*4321, uint64(g)) // one chunk to several
+				wg.Go(func() {
+					var into BatchResult
+					for r := range 3 {
+						res := &into
+						if r != 1 {
+							res = new(BatchResult)
+						}
+						if err := c.CompressBatchInto(res, batches[g]); err != nil {
+							t.Error(err)
+							return
+						}
+						if res.Backend != BackendGPU {
+							t.Errorf("goroutine %d: backend %v", g, res.Backend)
+						}
+						if r != 1 {
+							results[g] = append(results[g], res)
+						}
+					}
+				})
+			}
+			wg.Wait()
+			for g := range goroutines {
+				for _, res := range results[g] {
+					checkAgainstReference(t, batches[g], res.Pages)
+				}
+			}
+		})
+	}
+	if c.Stats().GPUFallbacks != 0 {
+		t.Errorf("%d fallbacks", c.Stats().GPUFallbacks)
+	}
+}
+
+// Checks API-15, API-23: a fault in a batch going through the staging
+// buffers, with some of its chunks on the device, loses no page, and the
+// staging buffers serve the next batch on the GPU.
+func TestCompressorStagedFault(t *testing.T) {
+	gputest.Require(t)
+	c := newGPUCompressor(t, 1000)
+	pages := mixedPages(9000, 11)
+	if res, err := c.CompressBatch(pages); err != nil || res.Backend != BackendGPU {
+		t.Fatalf("first batch: %v", err)
+	}
+	c.gpuMu.Lock()
+	c.gpu.injectFault(0, gpuimpl.FaultInvalidLaunch)
+	c.gpuMu.Unlock()
+	res, err := c.CompressBatch(pages)
+	if err != nil || res.Backend != BackendSIMD || c.Stats().GPUFallbacks != 1 {
+		t.Fatalf("fault: backend %v, fallbacks %d, %v", res.Backend, c.Stats().GPUFallbacks, err)
+	}
+	checkAgainstReference(t, pages, res.Pages)
+	res, err = c.CompressBatch(pages)
+	if err != nil || res.Backend != BackendGPU {
+		t.Fatalf("after the fault: %v", err)
+	}
+	checkAgainstReference(t, pages, res.Pages)
 }

@@ -130,7 +130,7 @@ func TestCompressBatchMatchesReference(t *testing.T) {
 	pages, names := apiTestPages(t)
 	c := newTestCompressor(t)
 	for _, batch := range [][]Page{
-		pages[:3], pages[3:6], pages[6:], // below SIMDMinBatch: scalar
+		pages[:3], pages[3:6], pages[6:], // small batches: SIMD too
 		pages, // SIMD
 		append(append(append([]Page{}, pages...), pages...), pages...), // SIMD, more pages than cores
 	} {

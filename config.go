@@ -19,10 +19,14 @@ type Config struct {
 	BatchSize       int       // pages per GPU launch (a ring slot's size), 1 to MaxBatchSize
 	AsyncDMA        bool      // overlap H2D copies, kernels and D2H copies across ring slots
 	RingBufferSlots int       // ring slots, each a batch on its way (pipeline depth), at least 1
+	// CPUWorkers bounds the goroutines, and so the cores, that the
+	// Compressor's CPU work uses at once, over all its concurrent calls;
+	// 0 means GOMAXPROCS, read at each call (API-21).
+	CPUWorkers int
 }
 
 // DefaultConfig returns the documented defaults: device 0, LZ4, 1,000 pages
-// per batch, asynchronous DMA, 4 ring slots (API-1).
+// per batch, asynchronous DMA, 4 ring slots, every core (API-1).
 func DefaultConfig() Config {
 	return Config{DeviceIndex: 0, Algorithm: AlgorithmLZ4, BatchSize: 1000, AsyncDMA: true, RingBufferSlots: 4}
 }
@@ -40,6 +44,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("%w: BatchSize %d is more than %d, the most pages a GPU launch takes", ErrInvalidConfig, c.BatchSize, MaxBatchSize)
 	case c.RingBufferSlots < 1:
 		return fmt.Errorf("%w: RingBufferSlots %d is less than 1", ErrInvalidConfig, c.RingBufferSlots)
+	case c.CPUWorkers < 0:
+		return fmt.Errorf("%w: CPUWorkers %d is negative", ErrInvalidConfig, c.CPUWorkers)
 	}
 	return c.validateDevices()
 }

@@ -11,7 +11,7 @@ import (
 // Checks API-1, DOC-5.
 func TestDefaultConfig(t *testing.T) {
 	cfg := DefaultConfig()
-	assert.Equal(t, Config{DeviceIndex: 0, Algorithm: AlgorithmLZ4, BatchSize: 1000, AsyncDMA: true, RingBufferSlots: 4}, cfg)
+	assert.Equal(t, Config{DeviceIndex: 0, Algorithm: AlgorithmLZ4, BatchSize: 1000, AsyncDMA: true, RingBufferSlots: 4, CPUWorkers: 0}, cfg)
 	assert.NoError(t, cfg.Validate())
 }
 
@@ -32,6 +32,8 @@ func TestValidateRejectsEachBadField(t *testing.T) {
 		{"batch beyond a launch", func(c *Config) { c.BatchSize = MaxBatchSize + 1 }, "BatchSize"},
 		{"zero slots", func(c *Config) { c.RingBufferSlots = 0 }, "RingBufferSlots"},
 		{"negative slots", func(c *Config) { c.RingBufferSlots = -1 }, "RingBufferSlots"},
+		{"negative CPU workers", func(c *Config) { c.CPUWorkers = -1 }, "CPUWorkers"},
+		{"very negative CPU workers", func(c *Config) { c.CPUWorkers = -1 << 40 }, "CPUWorkers"},
 	}
 	messages := map[string]string{}
 	for _, c := range cases {
@@ -49,19 +51,19 @@ func TestValidateRejectsEachBadField(t *testing.T) {
 			messages[c.field] = err.Error()
 		})
 	}
-	// Four fields, four distinct messages.
+	// Five fields, five distinct messages.
 	seen := map[string]bool{}
 	for _, m := range messages {
 		seen[m] = true
 	}
-	assert.Len(t, seen, 4)
+	assert.Len(t, seen, 5)
 }
 
 // Checks API-2: the limits themselves are valid.
 func TestValidateAcceptsBoundaries(t *testing.T) {
 	for _, cfg := range []Config{
 		{DeviceIndex: 0, Algorithm: AlgorithmLZ4, BatchSize: 1, RingBufferSlots: 1},
-		{DeviceIndex: 7, Algorithm: AlgorithmLZ4, BatchSize: MaxBatchSize, AsyncDMA: true, RingBufferSlots: 64},
+		{DeviceIndex: 7, Algorithm: AlgorithmLZ4, BatchSize: MaxBatchSize, AsyncDMA: true, RingBufferSlots: 64, CPUWorkers: 1 << 20},
 	} {
 		assert.NoError(t, cfg.Validate(), "%+v", cfg)
 	}

@@ -2,7 +2,6 @@ package lz4warp
 
 import (
 	"bytes"
-	"github.com/lz4warp/lz4warp/internal/fastlz4"
 	"runtime"
 	"testing"
 
@@ -81,23 +80,5 @@ func TestDecompressParallelReportsCorruptPages(t *testing.T) {
 		if !bad[i] && back[i] != pages[i] {
 			t.Errorf("valid page %d lost", i)
 		}
-	}
-}
-
-// compressRange keeps a batch's compressed bytes in a few allocations: the
-// output slice, the buffer and its index, not one per page (measured with
-// fastlz4 on the calling goroutine: the reference codec allocates as it
-// parses, and the goroutines of compressParallel allocate too).
-func TestCompressRangeAllocations(t *testing.T) {
-	pages, err := dataset.Load(dataset.Text, 100)
-	if err != nil {
-		t.Fatal(err)
-	}
-	enc := new(fastlz4.Encoder)
-	allocs := testing.AllocsPerRun(5, func() {
-		compressRange(pages, make([]CompressedPage, len(pages)), enc.EncodePage)
-	})
-	if allocs > 4 {
-		t.Errorf("compressRange: %.0f allocations for %d pages, want at most 4", allocs, len(pages))
 	}
 }

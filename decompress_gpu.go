@@ -24,20 +24,17 @@ const GPUMinDecodeBatch = 1000
 // (API-25). gpuBuffer reports that the pages go into a page-locked
 // PageBuffer of a Compressor with a GPU (DecompressBuffer): then the GPU
 // decodes batches of at least GPUMinDecodeBatch pages. Otherwise, and
-// always for DecompressBatch, whose pages go into Go memory, the CPU
-// decodes: on every core (BackendSIMD) from SIMDMinBatch pages, else on the
-// calling goroutine (BackendScalar). Into Go memory the GPU was slower than
-// the 16-core CPU at every batch size measured on the H100, since every
+// always for DecompressBatch, whose pages go into Go memory, the fast
+// decoder decodes them in chunks over the workers (BackendSIMD, API-22),
+// a small batch on the calling goroutine. Into Go memory the GPU was slower
+// than the 16-core CPU at every batch size measured on the H100, since every
 // page crosses PCIe into staging memory and is then copied again. Every
 // backend gives the same pages and errors.
 func SelectDecodeBackend(n int, gpuBuffer bool) Backend {
-	switch {
-	case gpuBuffer && n >= GPUMinDecodeBatch:
+	if gpuBuffer && n >= GPUMinDecodeBatch {
 		return BackendGPU
-	case n >= SIMDMinBatch:
-		return BackendSIMD
 	}
-	return BackendScalar
+	return BackendSIMD
 }
 
 // DecompressBatchOn decodes pages into dst on backend b, whatever their
@@ -45,23 +42,26 @@ func SelectDecodeBackend(n int, gpuBuffer bool) Backend {
 // errors, fallbacks and statistics are DecompressBatch's; BackendGPU needs
 // a GPU this Compressor opened (ErrGPUNotAvailable otherwise).
 func (c *Compressor) DecompressBatchOn(b Backend, pages []CompressedPage, dst []Page) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.life.RLock()
+	defer c.life.RUnlock()
+	p := c.pool()
 	if err := c.checkDecode(b, len(pages), len(dst)); err != nil {
 		return err
 	}
-	return c.decompress(b, pages, dst, nil)
+	return c.decompress(p, b, pages, dst, nil)
 }
 
 // checkDecode checks that a batch of n pages into room pages may be
-// decoded on backend b; c.mu is held.
+// decoded on backend b; life's read lock is held.
 func (c *Compressor) checkDecode(b Backend, n, room int) error {
 	switch {
 	case c.closed:
 		return ErrClosed
 	case b != BackendScalar && b != BackendSIMD && b != BackendGPU:
 		return fmt.Errorf("%w: Backend %v is unknown", ErrInvalidConfig, b)
-	case b == BackendGPU && c.gpu == nil:
+	case b == BackendGPU && !c.hasGPU():
+		c.gpuMu.Lock()
+		defer c.gpuMu.Unlock()
 		return cmp.Or(c.gpuErr, ErrGPUNotAvailable)
 	case room < n:
 		return fmt.Errorf("%w: %d pages into %d", ErrShortBuffer, n, room)
@@ -70,23 +70,28 @@ func (c *Compressor) checkDecode(b Backend, n, room int) error {
 }
 
 // decompress decodes pages into dst on backend b and accounts for the
-// batch; on the GPU, dst is host.Pages when host is not nil. A GPU fault
-// decodes the batch on another GPU or the CPU (API-15). c.mu is held.
-func (c *Compressor) decompress(b Backend, pages []CompressedPage, dst []Page, host *gpuimpl.HostPages) error {
+// batch; on the GPU, p's, dst is host.Pages when host is not nil. A GPU
+// fault decodes the batch on another GPU or the CPU (API-15), as does a
+// batch that finds p dropped. The CPU's decoding holds no lock (API-20).
+func (c *Compressor) decompress(p *devicePool, b Backend, pages []CompressedPage, dst []Page, host *gpuimpl.HostPages) error {
 	start := time.Now()
 	if b == BackendGPU {
-		status, err := c.gpu.decompress(pages, dst, host, nil)
-		return c.finishDecode(pages, dst, status, err, start)
+		var status []uint32
+		var err error
+		if p != nil {
+			status, err = p.decompress(pages, dst, host, nil)
+		}
+		return c.finishDecode(p, pages, dst, status, err, start)
 	}
-	err := decodeCPU(b, pages, dst)
+	err := c.cpu.decodeCPU(b, pages, dst)
 	c.accountDecode(len(pages), err, start)
 	return err
 }
 
 // finishDecode makes the error of a GPU decode batch from its statuses
 // (decodeErrors), or where no GPU decoded it (status nil, after faults)
-// decodes the batch on the CPU (API-15), and accounts for it; c.mu is held.
-func (c *Compressor) finishDecode(pages []CompressedPage, dst []Page, status []uint32, gerr error, start time.Time) error {
+// decodes the batch on the CPU (API-15), and accounts for it.
+func (c *Compressor) finishDecode(p *devicePool, pages []CompressedPage, dst []Page, status []uint32, gerr error, start time.Time) error {
 	if gerr != nil {
 		return gerr
 	}
@@ -94,10 +99,14 @@ func (c *Compressor) finishDecode(pages []CompressedPage, dst []Page, status []u
 	if status != nil {
 		err = decodeErrors(pages, dst, status)
 	} else {
+		c.statsMu.Lock()
 		c.stats.GPUFallbacks++
-		err = decodeCPU(BackendSIMD, pages, dst)
+		c.statsMu.Unlock()
+		err = c.cpu.decodeCPU(BackendSIMD, pages, dst)
 	}
-	c.dropLostGPUs()
+	if p != nil {
+		c.dropLostGPUs(p)
+	}
 	c.accountDecode(len(pages), err, start)
 	return err
 }
@@ -201,23 +210,16 @@ func (q *poolDecode) Wait() ([]uint32, error) {
 }
 
 // accountDecode adds a decode batch of n pages that began at start and
-// ended with err to the statistics (API-14); c.mu is held.
+// ended with err to the statistics (API-14).
 func (c *Compressor) accountDecode(n int, err error, start time.Time) {
 	var de *DecodeError
 	if errors.As(err, &de) {
 		n -= len(de.Pages)
 	}
+	c.statsMu.Lock()
+	defer c.statsMu.Unlock()
 	c.stats.PagesDecompressed += uint64(n)
 	c.stats.DecompressTime += time.Since(start)
-}
-
-// decodeCPU decodes pages into dst with the fast decoder, on every core
-// for BackendSIMD and on the calling goroutine otherwise.
-func decodeCPU(b Backend, pages []CompressedPage, dst []Page) error {
-	if b == BackendSIMD {
-		return decompressParallel(pages, dst)
-	}
-	return decodeError(decompressRange(pages, dst, 0, len(pages)))
 }
 
 // decodeErrors makes the *DecodeError of a GPU batch from its statuses
@@ -268,13 +270,14 @@ func outputs(pages []CompressedPage) []gpuimpl.Output {
 // cross PCIe once and the host copies nothing. A buffer that is not
 // page-locked, or a Compressor without a GPU, decodes on the CPU.
 func (c *Compressor) DecompressBuffer(buf *PageBuffer, pages []CompressedPage) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.life.RLock()
+	defer c.life.RUnlock()
 	if err := c.checkBuffer(buf, len(pages)); err != nil {
 		return err
 	}
-	b := SelectDecodeBackend(len(pages), c.gpu != nil && buf.host != nil)
-	return c.decompress(b, pages, buf.pages[:len(pages)], buf.host)
+	p := c.pool()
+	b := SelectDecodeBackend(len(pages), p != nil && buf.host != nil)
+	return c.decompress(p, b, pages, buf.pages[:len(pages)], buf.host)
 }
 
 // PendingDecode is a decode batch that DecompressBufferAsync started
@@ -286,6 +289,7 @@ type PendingDecode struct {
 	dst   []Page // the buffer's pages the batch decodes into
 	start time.Time
 	gpu   *poolDecode // the GPU's batch until Wait takes it
+	pool  *devicePool // where gpu runs
 	err   error
 	done  bool
 }
@@ -296,27 +300,26 @@ type PendingDecode struct {
 // the payloads must not change, and the buffer takes no other batch. On
 // the CPU the batch is decoded before DecompressBufferAsync returns.
 func (c *Compressor) DecompressBufferAsync(buf *PageBuffer, pages []CompressedPage) (*PendingDecode, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.life.RLock()
+	defer c.life.RUnlock()
 	if err := c.checkBuffer(buf, len(pages)); err != nil {
 		return nil, err
 	}
 	p := &PendingDecode{c: c, buf: buf, pages: pages, dst: buf.pages[:len(pages)], start: time.Now()}
-	b := SelectDecodeBackend(len(pages), c.gpu != nil && buf.host != nil)
-	if b == BackendGPU {
-		gp, status, err := c.gpu.startDecompress(pages, buf.host)
+	if gpu := c.pool(); gpu != nil && buf.host != nil && SelectDecodeBackend(len(pages), true) == BackendGPU {
+		gp, status, err := gpu.startDecompress(pages, buf.host)
 		if gp != nil {
-			p.gpu = gp
+			p.gpu, p.pool = gp, gpu
 			buf.decoding = p
 			return p, nil
 		}
 		if err != nil {
 			return nil, err
 		}
-		p.err, p.done = c.finishDecode(pages, p.dst, status, nil, p.start), true
+		p.err, p.done = c.finishDecode(gpu, pages, p.dst, status, nil, p.start), true
 		return p, nil
 	}
-	p.err, p.done = c.decompress(b, pages, p.dst, nil), true
+	p.err, p.done = c.decompress(nil, SelectDecodeBackend(len(pages), false), pages, p.dst, nil), true
 	return p, nil
 }
 
@@ -324,13 +327,11 @@ func (c *Compressor) DecompressBufferAsync(buf *PageBuffer, pages []CompressedPa
 // buffer then takes other batches. Later calls return the same error.
 func (p *PendingDecode) Wait() error {
 	c := p.c
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	if !p.done {
 		p.done = true
 		status, gerr := p.gpu.Wait()
 		p.gpu = nil
-		p.err = c.finishDecode(p.pages, p.dst, status, gerr, p.start)
+		p.err = c.finishDecode(p.pool, p.pages, p.dst, status, gerr, p.start)
 	}
 	if p.buf.decoding == p {
 		p.buf.decoding = nil

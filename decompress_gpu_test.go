@@ -16,7 +16,7 @@ import (
 // decodeOnCPUBackend is the CPU's pages and error for comp.
 func decodeOnCPUBackend(comp []CompressedPage) ([]Page, error) {
 	want := make([]Page, len(comp))
-	return want, decodeCPU(BackendSIMD, comp, want)
+	return want, decompressParallel(comp, want)
 }
 
 // sameDecode fails t unless got and gotErr are the CPU's want and wantErr:
@@ -142,12 +142,12 @@ func TestDecompressFaultFallback(t *testing.T) {
 // DecompressBufferOn decodes into buf on the GPU whatever the batch's size,
 // for the fault tests.
 func (c *Compressor) DecompressBufferOn(buf *PageBuffer, pages []CompressedPage) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.life.RLock()
+	defer c.life.RUnlock()
 	if err := c.checkBuffer(buf, len(pages)); err != nil {
 		return err
 	}
-	return c.decompress(BackendGPU, pages, buf.pages[:len(pages)], buf.host)
+	return c.decompress(c.pool(), BackendGPU, pages, buf.pages[:len(pages)], buf.host)
 }
 
 // Checks API-15, RT-9 for decoding: a sticky fault during a decode batch
@@ -210,7 +210,7 @@ func BenchmarkDecode(b *testing.B) {
 					var c *Compressor
 					switch be {
 					case "simd":
-						decode = func() error { return decodeCPU(BackendSIMD, comp, dst) }
+						decode = func() error { return decompressParallel(comp, dst) }
 					case "gpu":
 						c = gpuBenchCompressor(b)
 						decode = func() error { return c.DecompressBatchOn(BackendGPU, comp, dst) }

@@ -12,17 +12,17 @@ import (
 )
 
 // Checks API-25: into a page-locked buffer on a GPU, the GPU decodes from
-// GPUMinDecodeBatch pages; otherwise, and below it, the fast decoder on
-// every core from SIMDMinBatch, on the calling goroutine below.
+// GPUMinDecodeBatch pages; otherwise, and below it, the fast decoder in
+// chunks over the workers, whatever the batch's size.
 func TestSelectDecodeBackend(t *testing.T) {
 	for _, c := range []struct {
 		n         int
 		gpuBuffer bool
 		want      Backend
 	}{
-		{-1, true, BackendScalar}, {0, true, BackendScalar}, {3, true, BackendScalar}, {4, true, BackendSIMD},
+		{-1, true, BackendSIMD}, {0, true, BackendSIMD}, {3, true, BackendSIMD}, {4, true, BackendSIMD},
 		{GPUMinDecodeBatch - 1, true, BackendSIMD}, {GPUMinDecodeBatch, true, BackendGPU}, {1 << 20, true, BackendGPU},
-		{3, false, BackendScalar}, {4, false, BackendSIMD}, {GPUMinDecodeBatch, false, BackendSIMD}, {1 << 20, false, BackendSIMD},
+		{1, false, BackendSIMD}, {4, false, BackendSIMD}, {GPUMinDecodeBatch, false, BackendSIMD}, {1 << 20, false, BackendSIMD},
 	} {
 		if got := SelectDecodeBackend(c.n, c.gpuBuffer); got != c.want {
 			t.Errorf("SelectDecodeBackend(%d, %v) = %v, want %v", c.n, c.gpuBuffer, got, c.want)
@@ -36,7 +36,9 @@ func TestSelectDecodeBackend(t *testing.T) {
 // and so does DecompressBuffer into a buffer that is not page-locked.
 func TestDecodeStaysOnCPUFromGoMemory(t *testing.T) {
 	p, _ := fakePool(1, 1<<20)
-	c := &Compressor{cfg: DefaultConfig(), gpu: p, devices: p}
+	c := newCompressor(DefaultConfig())
+	c.gpu, c.devices = p, p
+	c.gpuOn.Store(true)
 	n := 4 * GPUMinDecodeBatch
 	_, comp := decodeBatch(t, c, n)
 	want, wantErr := decodeOnCPUBackend(comp)

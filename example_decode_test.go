@@ -12,12 +12,10 @@ import (
 // PageBuffer (DecompressBuffer) and from GPUMinDecodeBatch pages; into Go
 // memory (DecompressBatch) the CPU, which is faster there (API-25).
 func ExampleSelectDecodeBackend() {
-	fmt.Println(lz4warp.SelectDecodeBackend(3, true))
 	fmt.Println(lz4warp.SelectDecodeBackend(500, true))
 	fmt.Println(lz4warp.SelectDecodeBackend(lz4warp.GPUMinDecodeBatch, true))
 	fmt.Println(lz4warp.SelectDecodeBackend(100000, false))
 	// Output:
-	// scalar
 	// simd
 	// gpu
 	// simd

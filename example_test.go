@@ -12,7 +12,8 @@ import (
 )
 
 // Compress a batch of pages and restore it. A batch of 3 pages runs on the
-// scalar backend on every machine (SelectBackend), so the output is fixed.
+// fast CPU codec on every machine (SelectBackend), and every backend gives
+// the same bytes, so the output is fixed.
 func Example() {
 	c, err := lz4warp.NewCompressor(lz4warp.DefaultConfig())
 	if err != nil {
@@ -47,7 +48,7 @@ func Example() {
 	}
 	fmt.Println("round trip:", restored[0] == pages[0] && restored[1] == pages[1] && restored[2] == pages[2])
 	// Output:
-	// backend: scalar
+	// backend: simd
 	// page 0: same, 8 bytes
 	// page 1: lz4, 58 bytes
 	// page 2: raw, 4096 bytes
@@ -120,7 +121,7 @@ func ExampleDefaultConfig() {
 	cfg := lz4warp.DefaultConfig()
 	fmt.Printf("%+v\n", cfg)
 	// Output:
-	// {DeviceIndex:0 Devices:[] AllDevices:false Algorithm:lz4 BatchSize:1000 AsyncDMA:true RingBufferSlots:4}
+	// {DeviceIndex:0 Devices:[] AllDevices:false Algorithm:lz4 BatchSize:1000 AsyncDMA:true RingBufferSlots:4 CPUWorkers:0}
 }
 
 func ExampleConfig_Validate() {
@@ -139,7 +140,7 @@ func ExampleSelectBackend() {
 		fmt.Printf("%5d pages: with a GPU %-6s without %s\n", n, lz4warp.SelectBackend(n, true), lz4warp.SelectBackend(n, false))
 	}
 	// Output:
-	//     1 pages: with a GPU scalar without scalar
+	//     1 pages: with a GPU simd   without simd
 	//     4 pages: with a GPU simd   without simd
 	//   999 pages: with a GPU simd   without simd
 	//  1000 pages: with a GPU gpu    without simd
@@ -295,6 +296,71 @@ func ExampleCompressor_CompressBufferAsync() {
 	fmt.Println(c.Stats().PagesCompressed, "pages,", stored < batches*pagesPerBatch*lz4warp.PageSize/10, "stored in under a tenth")
 	// Output:
 	// 8000 pages, true stored in under a tenth
+}
+
+// One page at a time, as a swap device's fault path handles them: with a
+// dst of PageSize bytes, neither call allocates.
+func ExampleCompressPage() {
+	var page lz4warp.Page
+	copy(page[:], strings.Repeat("one page of text, compressed on its own. ", 100))
+	dst := make([]byte, lz4warp.PageSize) // reused for every page
+	cp := lz4warp.CompressPage(dst, &page)
+	fmt.Println(cp.Kind, len(cp.Data), &cp.Data[0] == &dst[0])
+
+	var restored lz4warp.Page
+	if err := lz4warp.DecompressPage(cp, &restored); err != nil {
+		panic(err)
+	}
+	fmt.Println(restored == page)
+	// Output:
+	// lz4 67 true
+	// true
+}
+
+// A payload that does not decode is an error matching ErrCorrupt.
+func ExampleDecompressPage() {
+	var page lz4warp.Page
+	err := lz4warp.DecompressPage(lz4warp.CompressedPage{Kind: lz4warp.KindSame, Data: []byte{1, 2}}, &page)
+	fmt.Println(errors.Is(err, lz4warp.ErrCorrupt))
+	// Output:
+	// true
+}
+
+// A loop over many batches reuses one result: after the first batches its
+// memory fits, and a batch allocates nothing per page.
+func ExampleCompressor_CompressBatchInto() {
+	c, _ := lz4warp.NewCompressor(lz4warp.DefaultConfig())
+	defer c.Close()
+	var res lz4warp.BatchResult
+	batch := make([]lz4warp.Page, 64)
+	for round := range 3 {
+		for i := range batch {
+			copy(batch[i][:], fmt.Sprintf("round %d, page %d", round, i))
+		}
+		if err := c.CompressBatchInto(&res, batch); err != nil {
+			panic(err)
+		}
+		// res.Pages hold this batch until the next CompressBatchInto.
+		fmt.Println(len(res.Pages), res.Pages[0].Kind)
+	}
+	// Output:
+	// 64 lz4
+	// 64 lz4
+	// 64 lz4
+}
+
+// A server bounds the cores one Compressor uses, over all its calls.
+func ExampleConfig_cpuWorkers() {
+	cfg := lz4warp.DefaultConfig()
+	cfg.CPUWorkers = 4
+	c, err := lz4warp.NewCompressor(cfg)
+	if err != nil {
+		panic(err)
+	}
+	defer c.Close()
+	fmt.Println(c.Config().CPUWorkers)
+	// Output:
+	// 4
 }
 
 // A Writer compresses a stream into a standard .lz4 frame of 4 KiB pages,

@@ -36,8 +36,9 @@ func decodeFuzzBatch(b []byte) []CompressedPage {
 // FuzzDecompressBatch: any batch gives nil or a *DecodeError that lists
 // exactly the pages the reference decoder rejects; every other page is
 // decoded as the reference decodes it; nothing past the batch in dst is
-// touched; nothing panics.
-func FuzzDecompressBatch(f *testing.F) { // Checks API-12, PAGE-6.
+// touched; nothing panics. DecompressPage accepts and rejects each page as
+// the batch does.
+func FuzzDecompressBatch(f *testing.F) { // Checks API-12, API-24, PAGE-6.
 	pages, _ := apiTestPages(f)
 	c, err := NewCompressor(DefaultConfig())
 	if err != nil {
@@ -90,6 +91,12 @@ func FuzzDecompressBatch(f *testing.F) { // Checks API-12, PAGE-6.
 			}
 			if rerr == nil && !bytes.Equal(want[:], dst[i][:]) {
 				t.Fatalf("page %d decoded differently from the reference", i)
+			}
+			var one Page
+			if perr := DecompressPage(p, &one); (perr != nil) != bad[i] || perr != nil && !errors.Is(perr, ErrCorrupt) {
+				t.Fatalf("page %d: DecompressPage error %v, batch reported it: %v", i, perr, bad[i])
+			} else if perr == nil && one != want {
+				t.Fatalf("page %d: DecompressPage decoded differently from the reference", i)
 			}
 		}
 		if dst[len(batch)] != guard {

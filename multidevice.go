@@ -109,6 +109,9 @@ type gpuEngine interface {
 
 // gpuWaiter is a batch that gpuEngine.Start started.
 type gpuWaiter interface {
+	// Done reports, without blocking, whether Wait would return without
+	// waiting for the device.
+	Done() bool
 	Wait() ([]gpuimpl.Output, gpuimpl.Timings, error)
 }
 
@@ -164,7 +167,12 @@ func openPool(cfg Config) (*devicePool, error) {
 	}
 	p := newDevicePool(idx, wrapped)
 	if len(engines) == 1 {
-		p.newHost = engines[0].NewHostPages
+		d := p.devs[0]
+		p.newHost = func(n int) (*gpuimpl.HostPages, error) {
+			d.run.Lock() // the engine runs one call at a time
+			defer d.run.Unlock()
+			return engines[0].NewHostPages(n)
+		}
 		return p, nil
 	}
 	pin, err := gpuimpl.NewPinner(idx[0])
@@ -490,9 +498,7 @@ func (q *poolPending) Wait() (gpuBatch, error) {
 		return q.res, q.err
 	}
 	d, n := q.d, len(q.pages)
-	d.run.Lock()
-	out, t, err := q.w.Wait()
-	d.run.Unlock()
+	out, t, err := q.await()
 	q.w = nil
 	r := partResult{out: out, t: t, err: err}
 	if q.p.finish(d, n, err) {
@@ -500,6 +506,24 @@ func (q *poolPending) Wait() (gpuBatch, error) {
 	}
 	q.res, q.err = whole(q.pages, q.host, r)
 	return q.res, q.err
+}
+
+// await waits for the device to finish the batch without holding the
+// device, so that other goroutines start and take batches on it meanwhile,
+// then holds it only for the engine's Wait, which takes the outputs
+// (RT-15). The device is polled, every 10 µs at first and then every
+// 100 µs at most.
+func (q *poolPending) await() ([]gpuimpl.Output, gpuimpl.Timings, error) {
+	d := q.d
+	for pause := 10 * time.Microsecond; ; pause = min(2*pause, 100*time.Microsecond) {
+		d.run.Lock()
+		if q.w.Done() {
+			defer d.run.Unlock()
+			return q.w.Wait()
+		}
+		d.run.Unlock()
+		time.Sleep(pause)
+	}
 }
 
 // injectFault makes the next batch on the pool's i-th device provoke f.

@@ -196,6 +196,8 @@ type fakeWait struct {
 	pages []Page
 }
 
+func (w *fakeWait) Done() bool { return true }
+
 func (w *fakeWait) Wait() ([]gpuimpl.Output, gpuimpl.Timings, error) {
 	if err := w.e.enter(); err != nil {
 		return nil, gpuimpl.Timings{}, err
@@ -531,7 +533,9 @@ func TestAdjacentOutputs(t *testing.T) {
 // device is dropped the Compressor stops using them and GPUError says why.
 func TestCompressorOverFakeDevices(t *testing.T) {
 	p, fakes := fakePool(2, 1<<20)
-	c := &Compressor{cfg: DefaultConfig(), gpu: p, devices: p}
+	c := newCompressor(DefaultConfig())
+	c.gpu, c.devices = p, p
+	c.gpuOn.Store(true)
 	pages := numberedPages(0, 2*splitPages)
 	res, err := c.CompressBatch(pages)
 	require.NoError(t, err)

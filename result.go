@@ -5,14 +5,41 @@ import (
 	"time"
 )
 
-// BatchResult is the outcome of one CompressBatch call.
+// BatchResult is the outcome of one CompressBatch call. Its zero value is
+// ready for CompressBatchInto, which reuses its memory batch after batch.
 type BatchResult struct {
-	Pages      []CompressedPage // one per input page, in input order
-	Backend    Backend          // where the batch was compressed (BackendSIMD after a GPU fault)
-	H2DTime    time.Duration    // host-to-device copies, by CUDA events (GPU only, else 0)
-	KernelTime time.Duration    // kernel execution, by CUDA events (GPU only, else 0)
-	D2HTime    time.Duration    // device-to-host copies, by CUDA events (GPU only, else 0)
-	TotalTime  time.Duration    // wall clock of the whole call, by the host's clock
+	Pages   []CompressedPage // one per input page, in input order
+	Backend Backend          // where the batch was compressed (BackendSIMD after a GPU fault)
+	// H2DTime and D2HTime are the host-to-device and device-to-host
+	// copies, by CUDA events (GPU only, else 0): for CompressBatch from
+	// Go memory, the host's copies into and out of the staging buffers
+	// (API-23).
+	H2DTime    time.Duration
+	KernelTime time.Duration // kernel execution, by CUDA events (GPU only, else 0); over staging buffers, the sum of the chunks' spans
+	D2HTime    time.Duration // device-to-host copies (GPU only, else 0); see H2DTime
+	TotalTime  time.Duration // wall clock of the whole call, by the host's clock
+	// own and arena are the memory that CompressBatchInto reuses: the
+	// pages and the payloads' arena (nil outside CompressBatchInto).
+	own   []CompressedPage
+	arena *arena
+}
+
+// reset readies r for a batch on backend b, keeping the memory that
+// CompressBatchInto reuses.
+func (r *BatchResult) reset(b Backend) {
+	*r = BatchResult{Backend: b, own: r.own, arena: r.arena}
+	if r.arena != nil {
+		r.arena.fit()
+	}
+}
+
+// ownPages returns n pages of r's own memory, reused when it is large
+// enough.
+func (r *BatchResult) ownPages(n int) []CompressedPage {
+	if cap(r.own) < n {
+		r.own = make([]CompressedPage, n)
+	}
+	return r.own[:n]
 }
 
 // ThroughputBytesPerSec is inputBytes over TotalTime in bytes per second, 0

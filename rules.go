@@ -8,23 +8,20 @@ import (
 // Thresholds and constants of the documented rules (spec/api.md).
 const (
 	GPUMinBatch     = 1000 // API-3: fewest pages (per batch) for which the GPU is chosen
-	SIMDMinBatch    = 4    // API-3: fewest pages (per batch) for which the SIMD backend is chosen
 	CPUBaselineGBps = 3.0  // API-4: the CPU throughput the PCIe rule compares with, in 10⁹ bytes per second
 	PCIeRuleFactor  = 5.0  // API-4, API-5: how many times faster the GPU path must be (a ratio)
 	MinComputeMajor = 7    // API-10: oldest supported compute capability's major number (7.0)
 )
 
 // SelectBackend chooses the backend for a batch (API-3): the GPU for at
-// least GPUMinBatch pages when one is available, else SIMD for at least
-// SIMDMinBatch pages, else Scalar.
+// least GPUMinBatch pages when one is available, else SIMD, the fast codec,
+// whatever the size. BackendScalar, the reference codec, is the oracle that
+// the others are checked against: CompressBatchOn runs it when asked.
 func SelectBackend(batchSize int, gpuAvailable bool) Backend {
-	switch {
-	case gpuAvailable && batchSize >= GPUMinBatch:
+	if gpuAvailable && batchSize >= GPUMinBatch {
 		return BackendGPU
-	case batchSize >= SIMDMinBatch:
-		return BackendSIMD
 	}
-	return BackendScalar
+	return BackendSIMD
 }
 
 // MeetsPCIeRule is the documented 5x rule (API-4): with d = pages·4096/10⁹ GB,

@@ -14,11 +14,11 @@ func TestSelectBackend(t *testing.T) {
 		withGPU Backend
 		noGPU   Backend
 	}{
-		{math.MinInt, BackendScalar, BackendScalar},
-		{-1, BackendScalar, BackendScalar},
-		{0, BackendScalar, BackendScalar},
-		{1, BackendScalar, BackendScalar},
-		{3, BackendScalar, BackendScalar},
+		{math.MinInt, BackendSIMD, BackendSIMD},
+		{-1, BackendSIMD, BackendSIMD},
+		{0, BackendSIMD, BackendSIMD},
+		{1, BackendSIMD, BackendSIMD},
+		{3, BackendSIMD, BackendSIMD},
 		{4, BackendSIMD, BackendSIMD},
 		{5, BackendSIMD, BackendSIMD},
 		{999, BackendSIMD, BackendSIMD},
@@ -32,7 +32,6 @@ func TestSelectBackend(t *testing.T) {
 		assert.Equal(t, c.noGPU, SelectBackend(c.pages, false), "SelectBackend(%d, false)", c.pages)
 	}
 	assert.Equal(t, 1000, GPUMinBatch)
-	assert.Equal(t, 4, SIMDMinBatch)
 }
 
 // Checks API-4, DOC-3, DOC-6.

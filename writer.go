@@ -177,13 +177,6 @@ func NewWriter(w io.Writer, c *Compressor, opts ...WriterOption) (*Writer, error
 	return zw, nil
 }
 
-// hasGPU reports whether c compresses on a GPU.
-func (c *Compressor) hasGPU() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.gpu != nil && !c.closed
-}
-
 func (zw *Writer) fail(err error) {
 	zw.mu.Lock()
 	if zw.err == nil {

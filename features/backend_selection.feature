@@ -1,6 +1,6 @@
 Feature: Backend selection
   SelectBackend(batchSize, gpuAvailable) picks the GPU for at least 1,000 pages when a GPU is
-  available, the SIMD backend for at least 4 pages, and the scalar codec otherwise.
+  available, and the SIMD backend (the fast codec) otherwise, whatever the size.
 
   @API-3 @API-13
   Scenario Outline: Batch sizes around every threshold
@@ -9,10 +9,10 @@ Feature: Backend selection
 
     Examples: without a GPU
       | pages   | gpu               | backend |
-      | -5      | without a GPU     | scalar  |
-      | 0       | without a GPU     | scalar  |
-      | 1       | without a GPU     | scalar  |
-      | 3       | without a GPU     | scalar  |
+      | -5      | without a GPU     | simd    |
+      | 0       | without a GPU     | simd    |
+      | 1       | without a GPU     | simd    |
+      | 3       | without a GPU     | simd    |
       | 4       | without a GPU     | simd    |
       | 5       | without a GPU     | simd    |
       | 999     | without a GPU     | simd    |
@@ -22,10 +22,10 @@ Feature: Backend selection
 
     Examples: with a GPU
       | pages   | gpu               | backend |
-      | -5      | with a GPU        | scalar  |
-      | 0       | with a GPU        | scalar  |
-      | 1       | with a GPU        | scalar  |
-      | 3       | with a GPU        | scalar  |
+      | -5      | with a GPU        | simd    |
+      | 0       | with a GPU        | simd    |
+      | 1       | with a GPU        | simd    |
+      | 3       | with a GPU        | simd    |
       | 4       | with a GPU        | simd    |
       | 5       | with a GPU        | simd    |
       | 999     | with a GPU        | simd    |
@@ -49,8 +49,8 @@ Feature: Backend selection
 
     Examples:
       | pages | backend |
-      | 1     | scalar  |
-      | 3     | scalar  |
+      | 1     | simd    |
+      | 3     | simd    |
       | 4     | simd    |
       | 999   | simd    |
 

@@ -33,6 +33,7 @@ Feature: Configuration
       | BatchSize       | 1398102 |
       | RingBufferSlots | 0       |
       | RingBufferSlots | -2      |
+      | CPUWorkers      | -1      |
 
   @API-2
   Scenario: Each invalid field has its own message
@@ -56,6 +57,8 @@ Feature: Configuration
       | BatchSize       | 1     |
       | RingBufferSlots | 1     |
       | AsyncDMA        | false |
+      | CPUWorkers      | 0     |
+      | CPUWorkers      | 1     |
 
   @API-2
   Scenario: The first invalid field is the one reported

@@ -4,8 +4,8 @@ Feature: Decompression on every backend
   H100 the kernel writing the pages through the buffer's mapping beat the 16-core CPU from 1,000 pages,
   the smallest batch measured. Into Go memory (DecompressBatch) the CPU decodes, whatever the size: there
   the GPU, whose pages cross PCIe into staging memory and are copied again, was slower than the CPU at
-  every size measured. The fast decoder runs on every core for at least 4 pages, on the calling goroutine
-  otherwise. Every backend decodes a batch to the same pages and the same *DecodeError.
+  every size measured. The fast decoder runs in chunks over the workers (a small batch on the calling
+  goroutine). Every backend decodes a batch to the same pages and the same *DecodeError.
 
   @API-25
   Scenario Outline: Decode batch sizes around every threshold
@@ -14,13 +14,13 @@ Feature: Decompression on every backend
 
     Examples:
       | pages  | destination                         | backend |
-      | 0      | into a page-locked buffer on a GPU  | scalar  |
-      | 3      | into a page-locked buffer on a GPU  | scalar  |
+      | 0      | into a page-locked buffer on a GPU  | simd    |
+      | 3      | into a page-locked buffer on a GPU  | simd    |
       | 4      | into a page-locked buffer on a GPU  | simd    |
       | 999    | into a page-locked buffer on a GPU  | simd    |
       | 1000   | into a page-locked buffer on a GPU  | gpu     |
       | 100000 | into a page-locked buffer on a GPU  | gpu     |
-      | 3      | into Go memory                      | scalar  |
+      | 3      | into Go memory                      | simd    |
       | 1000   | into Go memory                      | simd    |
       | 100000 | into Go memory                      | simd    |
 

@@ -52,7 +52,7 @@ Feature: GPU round trips on the device
 
     Examples:
       | pages | backend |
-      | 3     | scalar  |
+      | 3     | simd    |
       | 999   | simd    |
       | 1000  | gpu     |
 

@@ -421,7 +421,7 @@ func (w *world) compressAgainInThrees() error {
 	w.again = nil
 	for lo := 0; lo < len(w.pages); lo += 3 {
 		hi := min(lo+3, len(w.pages))
-		res, err := w.comp.CompressBatch(w.pages[lo:hi])
+		res, err := w.comp.CompressBatchOn(lz4warp.BackendScalar, w.pages[lo:hi])
 		if err != nil {
 			return err
 		}

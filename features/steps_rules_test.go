@@ -575,6 +575,8 @@ func (w *world) setField(field, value string) error {
 		w.cfg.RingBufferSlots, err = strconv.Atoi(value)
 	case "AsyncDMA":
 		w.cfg.AsyncDMA, err = strconv.ParseBool(value)
+	case "CPUWorkers":
+		w.cfg.CPUWorkers, err = strconv.Atoi(value)
 	default:
 		err = fmt.Errorf("unknown Config field %q", field)
 	}

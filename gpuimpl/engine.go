@@ -1033,6 +1033,26 @@ func (p *Pending) Wait() ([]Output, Timings, error) {
 	return p.out, p.t, nil
 }
 
+// Done reports whether Wait would return without waiting for the device:
+// the batch's outputs are taken, or its kernels have ended, or its context
+// is gone (Wait then reports the fault). Like every call on the engine it
+// runs alone on it, but it never blocks, so that a caller can wait for a
+// batch without holding the engine, and hold it only for Wait's assembly.
+func (p *Pending) Done() bool {
+	e := p.e
+	if p.pair == nil {
+		return true
+	}
+	d := e.dev
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	if e.slots == nil || e.gen != p.gen || d.gen != p.gen {
+		return true
+	}
+	done, err := p.pair.end.Done()
+	return done || err != nil
+}
+
 // take waits for the batch and takes its outputs, once; they stay in its
 // HostPages, which takes no other batch until Wait returns them.
 func (p *Pending) take() error {

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unsafe"
 
 	"github.com/lz4warp/lz4warp/internal/cudart"
@@ -721,5 +722,70 @@ func TestEngineStartHost(t *testing.T) {
 	}
 	for i, p := range ps {
 		check("closed", i, p)
+	}
+}
+
+// Checks RT-15: Pending.Done turns true, without Wait, once the device has
+// finished a batch (or a fault ended it), and stays true once makeRoom or
+// Wait has taken it; Wait then gives the reference's bytes, or the fault.
+func TestEnginePendingDone(t *testing.T) {
+	gputest.Require(t)
+	e := openEngine(t, Options{BatchPages: 1000, RingSlots: 2, AsyncDMA: true})
+	batches := make([][][PageSize]byte, 4)
+	hosts := make([]*HostPages, len(batches))
+	for i := range batches {
+		batches[i] = genBatch(uint64(70+i), 0, 2000)
+		h, err := e.NewHostPages(2000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { h.Close() })
+		copy(h.Pages, batches[i])
+		hosts[i] = h
+	}
+	awaitDone := func(label string, p *Pending) {
+		t.Helper()
+		for deadline := time.Now().Add(30 * time.Second); !p.Done(); {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: not done after 30 s", label)
+			}
+			time.Sleep(50 * time.Microsecond)
+		}
+	}
+	start := func(i int) *Pending {
+		t.Helper()
+		p, err := e.StartHost(hosts[i], len(batches[i]))
+		if err != nil {
+			t.Fatalf("batch %d: %v", i, err)
+		}
+		return p
+	}
+	p0 := start(0)
+	awaitDone("batch 0", p0)
+	out, _, err := p0.Wait()
+	if err != nil || checkBatch(t, "done-0", batches[0], out) != 0 {
+		t.Fatalf("batch 0 after Done: %v", err)
+	}
+	if !p0.Done() {
+		t.Error("Done false after Wait")
+	}
+	// Three batches on two event pairs: the third's start takes the first.
+	p1, p2 := start(1), start(2)
+	p3 := start(3)
+	if !p1.Done() {
+		t.Error("batch 1 not done after makeRoom took it")
+	}
+	for i, p := range []*Pending{p1, p2, p3} {
+		awaitDone(fmt.Sprint("batch ", i+1), p)
+		out, _, err := p.Wait()
+		if err != nil || checkBatch(t, fmt.Sprint("done-", i+1), batches[i+1], out) != 0 {
+			t.Fatalf("batch %d: %v", i+1, err)
+		}
+	}
+	e.InjectFault(FaultInvalidLaunch)
+	pf := start(0)
+	awaitDone("the faulted batch", pf)
+	if _, _, err := pf.Wait(); !errors.Is(err, ErrFault) {
+		t.Fatalf("faulted batch: %v, want ErrFault", err)
 	}
 }

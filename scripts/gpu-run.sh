@@ -148,7 +148,7 @@ for ((i = 0; i < ${#parts[@]}; i++)); do
 		grep -hE '^Benchmark' "$OUT/bench.log" "$OUT/bench-kernel.log" >"$OUT/bench.txt" 2>/dev/null
 		;;
 	decode)
-		# GPU decompression (GPU-11, RT-17, API-20 to API-22, DOC-10), each
+		# GPU decompression (GPU-11, RT-17, API-25 to API-27, DOC-10), each
 		# step also a part of its own: the API and fault tests, conformance
 		# on 1,000,000 pages, memcheck on 10,000 valid and 10,000 hostile
 		# pages, the benchmarks (GPU and CPU in the same run) with the

@@ -1,0 +1,242 @@
+package lz4warp
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/lz4warp/lz4warp/gpuimpl"
+)
+
+// CompressBatch on the GPU takes pages from ordinary Go memory (API-23).
+// The GPU reads only page-locked memory, so the pages go through staging
+// buffers that the Compressor keeps: PageBuffers of its own. A batch is cut
+// into chunks; each chunk is copied into a free staging buffer by all the
+// host's cores and started as a direct batch (RT-14, RT-15), which the GPU
+// compresses while the next chunks are copied; its payloads are then
+// copied out of the buffer, again over all cores, while later chunks run.
+// So the host's copies overlap the GPU's work but for the first chunk's
+// copy in and the last one's copy out, and the first chunks are small to
+// keep those short.
+
+// fromGoMode is how CompressBatch feeds the GPU from Go memory; the
+// benchmarks set it to compare the ways (BenchmarkFromGo).
+var fromGoMode = fromGoStaged
+
+const (
+	// fromGoStaged pipelines the chunks through the staging buffers.
+	fromGoStaged = "staged"
+	// fromGoRing hands the whole batch to the engine's ring (RT-6), which
+	// copies every page into its slots' pinned memory, one chunk after
+	// the other on the calling goroutine, and every payload out: how
+	// CompressBatch worked before the staging buffers.
+	fromGoRing = "ring"
+)
+
+// stagePages is the size of a staging buffer, the largest chunk; a chunk
+// is firstStage pages, then twice the one before, up to stagePages. The
+// benchmarks set them to compare.
+var stagePages, firstStage = 4096, 1024
+
+// stageChunk is the size of a batch's k-th chunk when left pages remain.
+// A remainder below half a chunk joins the chunk before it, where the
+// buffer takes it, rather than trail on its own.
+func stageChunk(left, k int) int {
+	n := min(stagePages, firstStage<<min(k, 20))
+	if left-n < n/2 && left <= stagePages {
+		n = left
+	}
+	return min(n, left)
+}
+
+// staging is the Compressor's staging buffers: those free, how many the
+// current engine has, and the most it may have (0: RingBufferSlots, at
+// least 2); freed signals a buffer coming back or the engine going.
+type staging struct {
+	free  []*gpuimpl.HostPages
+	made  int
+	most  int
+	freed *sync.Cond
+}
+
+// errNoStaging reports that not one staging buffer could be page-locked.
+var errNoStaging = errors.New("lz4warp: no staging buffer")
+
+// compressFromGo compresses pages from Go memory on p's GPUs into res. It
+// returns the timings, the payloads' total size and whether the CPU
+// compressed some of the pages after faults (API-15, MD-5).
+func (c *Compressor) compressFromGo(p *devicePool, res *BatchResult, pages []Page) (gpuimpl.Timings, int, bool, error) {
+	if fromGoMode == fromGoStaged {
+		t, stored, onCPU, err := c.compressStaged(p, res, pages)
+		if !errors.Is(err, errNoStaging) {
+			return t, stored, onCPU, err
+		}
+	}
+	gb, err := p.compress(pages, nil) // outputs that own their payloads (RT-8)
+	res.Pages = gb.pages
+	return gb.timings, payloadBytes(gb.pages), gb.cpuPages > 0, err
+}
+
+// compressStaged is compressFromGo through the staging buffers, each chunk
+// started on the least-loaded device (MD-2) and redone elsewhere after a
+// fault (MD-5). The timings add up the chunks'.
+func (c *Compressor) compressStaged(p *devicePool, res *BatchResult, pages []Page) (gpuimpl.Timings, int, bool, error) {
+	res.Pages = res.ownPages(len(pages))
+	type flight struct {
+		h     *gpuimpl.HostPages
+		q     *poolPending
+		lo, n int
+	}
+	var (
+		t      gpuimpl.Timings
+		queue  []flight // oldest first
+		stored int
+		onCPU  bool
+		failed error // the first error; the chunks on their way are waited for
+	)
+	for lo, k := 0, 0; failed == nil && lo < len(pages) || len(queue) > 0; {
+		if failed == nil && lo < len(pages) {
+			h, err := c.takeStage(p, len(queue) == 0)
+			if err != nil {
+				failed = err
+				continue
+			}
+			if h != nil {
+				n := stageChunk(len(pages)-lo, k)
+				start := time.Now()
+				c.cpu.forChunks(n, n, func(a, b int) { copy(h.Pages[a:b], pages[lo+a:lo+b]) })
+				t.Stage += time.Since(start)
+				q, err := p.start(h.Pages[:n], h)
+				if err != nil {
+					c.putStage(p, h)
+					failed = err
+					continue
+				}
+				queue = append(queue, flight{h, q, lo, n})
+				lo, k = lo+n, k+1
+				continue
+			}
+		}
+		f := queue[0]
+		queue = queue[1:]
+		gb, err := f.q.Wait()
+		switch {
+		case failed != nil:
+		case err != nil:
+			failed = err
+		default:
+			start := time.Now()
+			stored += c.ownPayloads(res.Pages[f.lo:f.lo+f.n], gb.pages, res.arena)
+			t.Assemble += time.Since(start)
+			ft := gb.timings
+			t.H2D, t.Kernel, t.D2H, t.Total = t.H2D+ft.H2D, t.Kernel+ft.Kernel, t.D2H+ft.D2H, t.Total+ft.Total
+			onCPU = onCPU || gb.cpuPages > 0
+		}
+		c.putStage(p, f.h)
+	}
+	// The host's copies are the batch's transfers: the device reads the
+	// pages and writes the payloads through the staging buffers' mapping.
+	t.H2D, t.D2H = t.H2D+t.Stage, t.D2H+t.Assemble
+	return t, stored, onCPU, failed
+}
+
+// takeStage returns a free staging buffer of pool p, page-locked for each
+// of its devices, making one while there are fewer than the most; when
+// none is free it waits for one if block is set, and returns nil
+// otherwise. Where the pool is gone it returns errGPUDropped, and
+// errNoStaging where not one buffer can be made.
+func (c *Compressor) takeStage(p *devicePool, block bool) (*gpuimpl.HostPages, error) {
+	c.gpuMu.Lock()
+	defer c.gpuMu.Unlock()
+	s := &c.stage
+	for {
+		if c.gpu != p {
+			return nil, errGPUDropped
+		}
+		if n := len(s.free); n > 0 {
+			h := s.free[n-1]
+			s.free = s.free[:n-1]
+			return h, nil
+		}
+		if s.most == 0 {
+			s.most = max(2, c.cfg.RingBufferSlots)
+		}
+		if s.made < s.most {
+			h, err := p.newHost(stagePages)
+			if err == nil {
+				s.made++
+				return h, nil
+			}
+			if s.made == 0 {
+				return nil, errNoStaging
+			}
+			s.most = s.made // the driver locks no more: do with those made
+		}
+		if !block {
+			return nil, nil
+		}
+		s.freed.Wait()
+	}
+}
+
+// errGPUDropped reports a batch that found the GPUs dropped after sticky
+// faults while it ran: its chunks still to start go to the CPU.
+var errGPUDropped = fmt.Errorf("%w: the GPUs were dropped after sticky faults", gpuimpl.ErrFault)
+
+// dropStaging closes the staging buffers, which are all free: the next
+// batch makes new ones. gpuMu is held.
+func (c *Compressor) dropStaging() {
+	for _, h := range c.stage.free {
+		h.Close()
+	}
+	c.stage.free, c.stage.made, c.stage.most = nil, 0, 0
+}
+
+// putStage gives back a staging buffer of pool p, or closes it when p has
+// been dropped.
+func (c *Compressor) putStage(p *devicePool, h *gpuimpl.HostPages) {
+	c.gpuMu.Lock()
+	defer c.gpuMu.Unlock()
+	if c.gpu == p {
+		c.stage.free = append(c.stage.free, h)
+	} else {
+		h.Close()
+	}
+	c.stage.freed.Broadcast()
+}
+
+// ownPayloads copies the payloads of out, which live in a staging buffer,
+// into a, or where a is nil or full into one new allocation per chunk of
+// pages, over the Compressor's workers, and sets dst to them. It returns
+// their total size.
+func (c *Compressor) ownPayloads(dst []CompressedPage, out []CompressedPage, a *arena) int {
+	var stored atomic.Int64
+	c.cpu.forChunks(len(out), len(out), func(lo, hi int) {
+		parts := make([][]byte, hi-lo)
+		total := 0
+		for i := range parts {
+			parts[i] = out[lo+i].Data
+			total += len(parts[i])
+		}
+		buf := a.take(total)
+		if buf == nil {
+			buf = bytes.Join(parts, nil) // not zeroed before it is filled
+		} else {
+			at := 0
+			for _, p := range parts {
+				at += copy(buf[at:], p)
+			}
+		}
+		at := 0
+		for i := lo; i < hi; i++ {
+			n := len(out[i].Data)
+			dst[i] = CompressedPage{Kind: out[i].Kind, Data: buf[at : at+n : at+n]}
+			at += n
+		}
+		stored.Add(int64(total))
+	})
+	return int(stored.Load())
+}
