@@ -17,15 +17,15 @@ nvidia-smi --query-gpu=index,name,driver_version,pcie.link.gen.max,pcie.link.wid
 # 1. The GPU suite.
 OUT=$R/suite step 200 bash $B/run.sh cudart engine faults multidevice conformance features falsification cli decode-api decode-conformance > $R/suite.log 2>&1
 # 2. CompressBatch from Go memory against a PageBuffer, in one run.
-LZ4WARP_REQUIRE_GPU=1 step 100 taskset -c 0-15 $B/lz4warp.test -test.run '^$' -test.bench 'FromGo$' -test.benchtime 5x \
+LZ4WARP_REQUIRE_GPU=1 step 80 taskset -c 0-15 $B/lz4warp.test -test.run '^$' -test.bench 'FromGo$' -test.benchtime 5x \
 	-test.count 2 -batches 10000,30000,100000 > $R/fromgo.txt 2>&1
 # 3. The Writer on the GPU (same bytes as the CPU's) and the command against lz4.
-step 60 taskset -c 0-15 bash $B/streams-gpu.sh > $R/streams-gpu.log 2>&1
-SIZE=$((4 << 30)) step 120 taskset -c 0-15 bash $B/cli-h100.sh 1 > $R/cli.log 2>&1
+step 50 taskset -c 0-15 bash $B/streams-gpu.sh > $R/streams-gpu.log 2>&1
+SIZE=$((4 << 30)) step 100 taskset -c 0-15 bash $B/cli-h100.sh 1 > $R/cli.log 2>&1
 # 4. The CPU over 1 to 16 cores at 100,000 pages; single pages; contention.
-step 90 taskset -c 0-15 $B/lz4warp.test -test.run '^$' -test.bench 'Scaling' -test.cpu 1,2,4,8,16 -test.benchtime 3x \
+step 60 taskset -c 0-15 $B/lz4warp.test -test.run '^$' -test.bench 'Scaling' -test.cpu 1,2,4,8,16 -test.benchtime 3x \
 	-test.count 1 -test.benchmem > $R/scaling.txt 2>&1
-step 30 taskset -c 0-15 $B/lz4warp.test -test.run '^$' -test.bench 'CompressPage|DecompressPage|Contention' -test.cpu 16 \
+step 20 taskset -c 0-15 $B/lz4warp.test -test.run '^$' -test.bench 'CompressPage|DecompressPage|Contention' -test.cpu 16 \
 	-test.benchmem > $R/page-contention.txt 2>&1
 sed -n '/=== summary/,$p' $R/suite.log
 grep -hE '^(--- FAIL|FAIL|panic)' $R/*.log $R/suite/*.log 2>/dev/null | head -20
