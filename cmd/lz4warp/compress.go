@@ -83,8 +83,7 @@ func openWriter(w io.Writer, so streamOptions, size int64) (*lz4warp.Writer, *lz
 	var c *lz4warp.Compressor
 	var err error
 	switch so.backend {
-	case "auto":
-		c, err = lz4warp.NewCompressor(cfg)
+	case "auto": // the Writer's default, every core (STREAM-2): no Compressor
 	case "gpu":
 		c, err = lz4warp.NewGPUBatchCompressor(cfg)
 		opts = append(opts, lz4warp.WriterBackend(lz4warp.BackendGPU))
