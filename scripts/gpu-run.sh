@@ -98,7 +98,7 @@ for ((i = 0; i < ${#parts[@]}; i++)); do
 		;;
 	cudart) run cudart internal/cudart internal-cudart.test -test.v -test.count=1 ;;
 	engine) run engine gpuimpl gpuimpl.test -test.v -test.count=1 -test.run 'TestEngine|TestKernel|TestAssemble' ;;
-	faults) run faults . lz4warp.test -test.v -test.count=1 -test.run 'TestCompressor|TestCompressBuffer' ;;
+	faults) run faults . lz4warp.test -test.v -test.count=1 -test.run 'TestCompressor|TestCompressBuffer|TestNewGPUBatchCompressor' ;;
 	multidevice)
 		# Several GPUs (spec/multi-device.md); the root's tests skip with one.
 		run pinner gpuimpl gpuimpl.test -test.v -test.count=1 -test.run '^TestPinnerHostPages$'
