@@ -1,6 +1,6 @@
 @gpu
 Feature: GPU round trips on the device
-  In a -tags cuda build on a machine with a supported CUDA GPU these scenarios run on the device;
+  On a machine with a supported CUDA GPU these scenarios run on the device;
   elsewhere they are listed as skipped.
 
   Background:

@@ -1,6 +1,6 @@
 @nogpu
 Feature: Without a GPU
-  On a machine without a supported CUDA GPU, or in a build without -tags cuda, the GPU cannot be
+  On a machine without a supported CUDA GPU (no driver library, a driver that fails, no device), the GPU cannot be
   insisted on and every batch is compressed on the CPU. Skipped, visibly, where a GPU is present.
 
   @API-11
