@@ -6,8 +6,6 @@ import (
 	"errors"
 	"github.com/lz4warp/lz4warp/internal/gputest"
 	"math/rand/v2"
-	"os"
-	"os/exec"
 	"sync"
 	"testing"
 
@@ -197,14 +195,7 @@ func TestCompressorStickyFaultFallback(t *testing.T) {
 	gputest.Require(t)
 	for _, f := range []gpuimpl.Fault{gpuimpl.FaultIllegalAddress, gpuimpl.FaultLaunchFailure} {
 		t.Run(f.String(), func(t *testing.T) {
-			if os.Getenv("LZ4WARP_CHILD") == "" {
-				cmd := exec.Command(os.Args[0], "-test.run", "^"+t.Name()+"$", "-test.v", "-test.count=1")
-				cmd.Env = append(os.Environ(), "LZ4WARP_CHILD=1")
-				out, err := cmd.CombinedOutput()
-				t.Logf("child process:\n%s", out)
-				if err != nil {
-					t.Fatalf("child process: %v", err)
-				}
+			if !gputest.InChild(t, nil) {
 				return
 			}
 			c, err := NewGPUBatchCompressor(DefaultConfig())

@@ -3,8 +3,6 @@ package lz4warp
 import (
 	"errors"
 	"fmt"
-	"os"
-	"os/exec"
 	"testing"
 	"time"
 
@@ -157,14 +155,7 @@ func TestDecompressStickyFaultFallback(t *testing.T) {
 	gputest.Require(t)
 	for _, f := range []gpuimpl.Fault{gpuimpl.FaultIllegalAddress, gpuimpl.FaultLaunchFailure} {
 		t.Run(f.String(), func(t *testing.T) {
-			if os.Getenv("LZ4WARP_CHILD") == "" {
-				cmd := exec.Command(os.Args[0], "-test.run", "^"+t.Name()+"$", "-test.v", "-test.count=1")
-				cmd.Env = append(os.Environ(), "LZ4WARP_CHILD=1")
-				out, err := cmd.CombinedOutput()
-				t.Logf("child process:\n%s", out)
-				if err != nil {
-					t.Fatalf("child process: %v", err)
-				}
+			if !gputest.InChild(t, nil) {
 				return
 			}
 			c, err := NewGPUBatchCompressor(DefaultConfig())

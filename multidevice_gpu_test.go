@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"runtime"
 	"slices"
 	"strings"
@@ -255,17 +254,10 @@ func TestMultiDeviceFault(t *testing.T) {
 // the batches, GPUError saying why. In a child process, which the fault
 // leaves unable to use its GPU.
 func TestMultiDeviceStickyFault(t *testing.T) {
-	if os.Getenv("LZ4WARP_CHILD") == "" {
-		if len(supportedDevices(t)) < 2 {
-			t.Skip("fewer than 2 supported GPUs")
-		}
-		cmd := exec.Command(os.Args[0], "-test.run", "^"+t.Name()+"$", "-test.v", "-test.count=1")
-		cmd.Env = append(os.Environ(), "LZ4WARP_CHILD=1")
-		out, err := cmd.CombinedOutput()
-		t.Logf("child process:\n%s", out)
-		if err != nil {
-			t.Fatalf("child process: %v", err)
-		}
+	if os.Getenv(gputest.ChildEnv) == "" && len(supportedDevices(t)) < 2 {
+		t.Skip("fewer than 2 supported GPUs")
+	}
+	if !gputest.InChild(t, nil) {
 		return
 	}
 	c, idx := multiDeviceCompressor(t, 2048)

@@ -7,7 +7,6 @@ import (
 	"github.com/lz4warp/lz4warp/internal/gputest"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -336,24 +335,6 @@ func TestEnginePackedD2H(t *testing.T) {
 	}
 }
 
-// inChild runs the calling test again in a child process with
-// LZ4WARP_CHILD set, for faults that leave the process unable to use the
-// GPU, and reports whether this is the child.
-func inChild(t *testing.T) bool {
-	t.Helper()
-	if os.Getenv("LZ4WARP_CHILD") != "" {
-		return true
-	}
-	cmd := exec.Command(os.Args[0], "-test.run", "^"+t.Name()+"$", "-test.v", "-test.count=1")
-	cmd.Env = append(os.Environ(), "LZ4WARP_CHILD=1")
-	out, err := cmd.CombinedOutput()
-	t.Logf("child process:\n%s", out)
-	if err != nil {
-		t.Fatalf("child process: %v", err)
-	}
-	return false
-}
-
 func checkFault(t *testing.T, f Fault, err error, code cudart.Code) {
 	t.Helper()
 	if !errors.Is(err, ErrFault) {
@@ -451,7 +432,7 @@ func TestEngineStickyFaults(t *testing.T) {
 				name += "-direct"
 			}
 			t.Run(name, func(t *testing.T) {
-				if !inChild(t) {
+				if !gputest.InChild(t, nil) {
 					return
 				}
 				e := openEngine(t, Options{BatchPages: 500, RingSlots: 3, AsyncDMA: true})
@@ -491,7 +472,7 @@ func TestEngineStickyFaults(t *testing.T) {
 		// way: the other gives the reference's bytes or ErrFault, never
 		// other bytes, and the device is lost for both and all after.
 		t.Run(c.f.String()+"-started", func(t *testing.T) {
-			if !inChild(t) {
+			if !gputest.InChild(t, nil) {
 				return
 			}
 			e := openEngine(t, Options{BatchPages: 500, RingSlots: 3, AsyncDMA: true})

@@ -5,8 +5,6 @@ import (
 	"errors"
 	. "github.com/lz4warp/lz4warp/internal/cudart"
 	"github.com/lz4warp/lz4warp/internal/gputest"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 )
@@ -244,24 +242,6 @@ func TestGaps(t *testing.T) {
 	}
 }
 
-// inChild runs the calling test again in a child process with
-// CUDART_CHILD set, for checks that poison the process's use of the GPU,
-// and reports whether this is the child.
-func inChild(t *testing.T) bool {
-	t.Helper()
-	if os.Getenv("CUDART_CHILD") != "" {
-		return true
-	}
-	cmd := exec.Command(os.Args[0], "-test.run", "^"+t.Name()+"$", "-test.v", "-test.count=1")
-	cmd.Env = append(os.Environ(), "CUDART_CHILD=1")
-	out, err := cmd.CombinedOutput()
-	t.Logf("child process:\n%s", out)
-	if err != nil {
-		t.Fatalf("child process: %v", err)
-	}
-	return false
-}
-
 // Checks RT-4: a kernel that writes through a bad pointer reports
 // IllegalAddress, a sticky code, and the process cannot use the device
 // again: destroying the context works, but creating a new one fails with
@@ -269,7 +249,7 @@ func inChild(t *testing.T) bool {
 // restarted). Run in a child process.
 func TestStickyFaultPoisonsProcess(t *testing.T) {
 	gputest.Require(t)
-	if !inChild(t) {
+	if !gputest.InChild(t, nil) {
 		return
 	}
 	c := newTestContext(t)

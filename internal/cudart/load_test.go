@@ -2,8 +2,6 @@ package cudart_test
 
 import (
 	"errors"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 
@@ -11,27 +9,10 @@ import (
 	"github.com/lz4warp/lz4warp/internal/gputest"
 )
 
-// inLoadChild runs the calling test again in a child process whose
-// environment env loads another driver (Init runs once per process), and
-// reports whether this is the child.
-func inLoadChild(t *testing.T, env []string) bool {
-	t.Helper()
-	if os.Getenv("CUDART_LOAD_CHILD") != "" {
-		return true
-	}
-	cmd := exec.Command(os.Args[0], "-test.run", "^"+t.Name()+"$", "-test.v", "-test.count=1")
-	cmd.Env = append(env, "CUDART_LOAD_CHILD=1")
-	out, err := cmd.CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "--- PASS: "+t.Name()) {
-		t.Fatalf("child process: %v\n%s", err, out)
-	}
-	return false
-}
-
 // Checks RT-16: without a driver library, Init says so, wrapping
 // ErrNoDriver, and every call that needs the driver returns that error.
 func TestLoadWithoutLibrary(t *testing.T) {
-	if !inLoadChild(t, gputest.FakeEnv("")) {
+	if !gputest.InChild(t, gputest.FakeEnv("")) {
 		return
 	}
 	err := cudart.Init()
@@ -52,7 +33,7 @@ func TestLoadWithoutLibrary(t *testing.T) {
 // Checks RT-16: a driver whose cuInit fails gives cuInit's code, named
 // although the driver cannot name it.
 func TestLoadInitFails(t *testing.T) {
-	if !inLoadChild(t, gputest.FakeEnv(gputest.FakeDriver(t, gputest.FakeNoDevice))) {
+	if !gputest.InChild(t, gputest.FakeEnv(gputest.FakeDriver(t, gputest.FakeNoDevice))) {
 		return
 	}
 	err := cudart.Init()
@@ -71,7 +52,7 @@ func TestLoadInitFails(t *testing.T) {
 // Checks RT-16: a library without the entry points this package needs is
 // no driver.
 func TestLoadMissingSymbols(t *testing.T) {
-	if !inLoadChild(t, gputest.FakeEnv(gputest.FakeDriver(t, gputest.FakeMissingSymbols))) {
+	if !gputest.InChild(t, gputest.FakeEnv(gputest.FakeDriver(t, gputest.FakeMissingSymbols))) {
 		return
 	}
 	err := cudart.Init()
@@ -83,7 +64,7 @@ func TestLoadMissingSymbols(t *testing.T) {
 // Checks RT-16: a driver that initialises and counts no device lists none,
 // without an error.
 func TestLoadZeroDevices(t *testing.T) {
-	if !inLoadChild(t, gputest.FakeEnv(gputest.FakeDriver(t, gputest.FakeZeroDevices))) {
+	if !gputest.InChild(t, gputest.FakeEnv(gputest.FakeDriver(t, gputest.FakeZeroDevices))) {
 		return
 	}
 	if err := cudart.Init(); err != nil {

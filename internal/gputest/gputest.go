@@ -113,3 +113,30 @@ func FakeEnv(dir string) []string {
 	}
 	return append(env, "LD_LIBRARY_PATH="+dir, cudart.LibraryEnv+"=")
 }
+
+// ChildEnv marks the child process of InChild.
+const ChildEnv = "LZ4WARP_CHILD"
+
+// InChild runs the calling test again in a child process, for checks that
+// leave the process unable to use the GPU (a sticky fault) or that need a
+// driver of their own (the driver is loaded once per process), and reports
+// whether this is the child. The child's environment is env (the parent's
+// when nil) with ChildEnv set; the parent logs its output and fails unless
+// the child ran the test and it passed.
+func InChild(t *testing.T, env []string) bool {
+	t.Helper()
+	if os.Getenv(ChildEnv) != "" {
+		return true
+	}
+	if env == nil {
+		env = os.Environ()
+	}
+	cmd := exec.Command(os.Args[0], "-test.run", "^"+t.Name()+"$", "-test.v", "-test.count=1")
+	cmd.Env = append(env, ChildEnv+"=1")
+	out, err := cmd.CombinedOutput()
+	t.Logf("child process:\n%s", out)
+	if err != nil || !strings.Contains(string(out), "--- PASS: "+t.Name()) {
+		t.Fatalf("child process: %v", err)
+	}
+	return false
+}
