@@ -196,38 +196,9 @@ func BenchmarkEndToEndAsync(b *testing.B) {
 							b.Fatal(err)
 						}
 					}
-					started := make([]*PendingBatch, k)
-					var stored int
-					wait := func(p *PendingBatch) {
-						if p == nil {
-							return
-						}
-						res, err := p.Wait()
-						if err != nil {
-							b.Fatal(err)
-						}
-						if res.Backend != BackendGPU {
-							b.Fatalf("%d pages went to the %v backend", size, res.Backend)
-						}
-						stored = 0
-						for _, p := range res.Pages {
-							stored += len(p.Data)
-						}
-					}
 					b.SetBytes(int64(size) * PageSize)
 					b.ResetTimer()
-					for i := range b.N {
-						j := i % k
-						wait(started[j])
-						p, err := c.CompressBufferAsync(bufs[j], size)
-						if err != nil {
-							b.Fatal(err)
-						}
-						started[j] = p
-					}
-					for _, p := range started {
-						wait(p)
-					}
+					stored := streamAsync(b, c, bufs, size, b.N)
 					b.StopTimer()
 					b.ReportMetric(float64(size*PageSize)/float64(stored), "ratio")
 				})
@@ -472,4 +443,42 @@ func BenchmarkPinnedDuplex(b *testing.B) {
 			}
 		})
 	}
+}
+
+// streamAsync compresses n batches of size pages through bufs in turn with
+// CompressBufferAsync, each buffer's batch started once the Wait of its
+// batch before has returned, waits for the last ones, and returns the
+// stored bytes of the last batch waited for. Every batch must run on the
+// GPU.
+func streamAsync(b *testing.B, c *Compressor, bufs []*PageBuffer, size, n int) (stored int) {
+	started := make([]*PendingBatch, len(bufs))
+	wait := func(p *PendingBatch) {
+		if p == nil {
+			return
+		}
+		res, err := p.Wait()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res.Backend != BackendGPU {
+			b.Fatalf("%d pages went to the %v backend", size, res.Backend)
+		}
+		stored = 0
+		for _, p := range res.Pages {
+			stored += len(p.Data)
+		}
+	}
+	for i := range n {
+		j := i % len(bufs)
+		wait(started[j])
+		p, err := c.CompressBufferAsync(bufs[j], size)
+		if err != nil {
+			b.Fatal(err)
+		}
+		started[j] = p
+	}
+	for _, p := range started {
+		wait(p)
+	}
+	return stored
 }

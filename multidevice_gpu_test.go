@@ -380,44 +380,11 @@ func BenchmarkMultiDevice(b *testing.B) {
 // look up every buffer's address on every device), and reports each
 // device's throughput over its busy time in the timed part.
 func benchStream(b *testing.B, c *Compressor, bufs []*PageBuffer, size int) {
-	started := make([]*PendingBatch, len(bufs))
-	stored := 0
-	wait := func(p *PendingBatch) {
-		if p == nil {
-			return
-		}
-		res, err := p.Wait()
-		if err != nil {
-			b.Fatal(err)
-		}
-		if res.Backend != BackendGPU {
-			b.Fatalf("%d pages went to the %v backend", size, res.Backend)
-		}
-		stored = 0
-		for _, p := range res.Pages {
-			stored += len(p.Data)
-		}
-	}
-	run := func(n int) {
-		for i := range n {
-			j := i % len(bufs)
-			wait(started[j])
-			p, err := c.CompressBufferAsync(bufs[j], size)
-			if err != nil {
-				b.Fatal(err)
-			}
-			started[j] = p
-		}
-		for j, p := range started {
-			wait(p)
-			started[j] = nil
-		}
-	}
-	run(2 * len(bufs))
+	streamAsync(b, c, bufs, size, 2*len(bufs))
 	before := c.Stats().Devices
 	b.SetBytes(int64(size) * PageSize)
 	b.ResetTimer()
-	run(b.N)
+	stored := streamAsync(b, c, bufs, size, b.N)
 	b.StopTimer()
 	for i, d := range c.Stats().Devices {
 		busy := d.BusyTime - before[i].BusyTime
