@@ -36,16 +36,16 @@ var driver struct {
 	cuEventElapsedTime                                                                uintptr
 }
 
-// symbols pairs each entry point with its exported name.
-func symbols() []struct {
+// entryPoint is a driver function's exported name and where its address goes.
+type entryPoint struct {
 	name string
 	fn   *uintptr
-} {
+}
+
+// symbols pairs each entry point with its exported name.
+func symbols() []entryPoint {
 	d := &driver
-	return []struct {
-		name string
-		fn   *uintptr
-	}{
+	return []entryPoint{
 		{"cuInit", &d.cuInit}, {"cuDriverGetVersion", &d.cuDriverGetVersion},
 		{"cuGetErrorName", &d.cuGetErrorName}, {"cuGetErrorString", &d.cuGetErrorString},
 		{"cuDeviceGetCount", &d.cuDeviceGetCount}, {"cuDeviceGet", &d.cuDeviceGet},
