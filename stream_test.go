@@ -407,3 +407,26 @@ func TestWriterGPUSameBytes(t *testing.T) {
 		t.Fatalf("stats %+v: want GPU batches without fallback", s)
 	}
 }
+
+// Checks STREAM-2: the Writer compresses on every core by default, also
+// for a Compressor with a GPU (its CPU path measured faster), and on the
+// GPU only when WriterBackend asks for it.
+func TestWriterDefaultsToTheCPU(t *testing.T) {
+	p, _ := fakePool(1, 1<<20)
+	c := newCompressor(DefaultConfig())
+	c.gpu, c.devices = p, p
+	c.gpuOn.Store(true)
+	zw, err := NewWriter(io.Discard, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if zw.opts.backend != BackendSIMD {
+		t.Errorf("a Compressor with a GPU: the Writer's backend is %v, want simd", zw.opts.backend)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewWriter(io.Discard, nil, WriterBackend(BackendGPU)); !errors.Is(err, ErrGPUNotAvailable) {
+		t.Errorf("WriterBackend(BackendGPU) without a Compressor: %v, want ErrGPUNotAvailable", err)
+	}
+}
