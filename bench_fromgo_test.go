@@ -3,6 +3,7 @@ package lz4warp
 import (
 	"flag"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -21,9 +22,11 @@ import (
 //   - BenchmarkFromGo/<way>/<dataset>/<batch>: exactly <batch> pages of
 //     ordinary Go memory through CompressBatch, by way of the staging
 //     buffers of -fromgo.stage pages each (staged-<pages>) or of the
-//     engine's ring (ring), and the same pages from a page-locked
+//     engine's ring (ring), or staged on the calling goroutine alone
+//     (serial-<pages>), and the same pages from a page-locked
 //     PageBuffer through CompressBuffer (gpubuf), the engine's speed that
-//     CompressBatch is measured against; batches of -batches pages;
+//     CompressBatch is measured against; copyin-<pages> times the staging
+//     copies alone, no GPU, the host's share; batches of -batches pages;
 //   - BenchmarkFromGoParallel/staged/<dataset>/<batch>-x<g>: g goroutines
 //     (-fromgo.goroutines) calling CompressBatch on the one Compressor, each
 //     on its own copy of the batch; the bytes are all of theirs;
@@ -61,8 +64,10 @@ func BenchmarkFromGo(b *testing.B) {
 		b.Fatalf("-fromgo.stage: %v", err)
 	}
 	ways := []string{"gpubuf", "ring"}
+	var wayStage []int
 	for _, s := range stages {
-		ways = append(ways, fmt.Sprintf("staged-%d", s))
+		ways = append(ways, fmt.Sprintf("staged-%d", s), fmt.Sprintf("serial-%d", s), fmt.Sprintf("copyin-%d", s))
+		wayStage = append(wayStage, s, s, s)
 	}
 	for _, name := range dataset.Names() {
 		for _, size := range batchSizes(b) {
@@ -80,8 +85,30 @@ func BenchmarkFromGo(b *testing.B) {
 						compress = func() []CompressedPage { return gpuBenchRun(b, pages, buf) }
 					case way == "ring":
 						useFromGo(b, c, fromGoRing, stagePages)
+					case strings.HasPrefix(way, "serial-"):
+						useFromGo(b, c, fromGoStaged, wayStage[i-2])
+						stageOverlap = false
+						b.Cleanup(func() { stageOverlap = true })
+					case strings.HasPrefix(way, "copyin-"):
+						// The host's share alone: the chunks' copies
+						// into a staging buffer, no GPU.
+						useFromGo(b, c, fromGoStaged, wayStage[i-2])
+						h, err := c.takeStage(c.gpu, true)
+						if err != nil {
+							b.Fatal(err)
+						}
+						b.Cleanup(func() { c.putStage(c.gpu, h) })
+						none := []CompressedPage{{Data: make([]byte, len(pages)*PageSize)}} // ratio 1
+						compress = func() []CompressedPage {
+							for lo, k := 0, 0; lo < len(pages); k++ {
+								n := stageChunk(len(pages)-lo, k)
+								c.cpu.forChunks(n, n, func(a, b int) { copy(h.Pages[a:b], pages[lo+a:lo+b]) })
+								lo += n
+							}
+							return none
+						}
 					default:
-						useFromGo(b, c, fromGoStaged, stages[i-2])
+						useFromGo(b, c, fromGoStaged, wayStage[i-2])
 					}
 					compress() // page-locks the buffer, makes the staging buffers
 					b.SetBytes(int64(size) * PageSize)
