@@ -26,7 +26,9 @@ import (
 //     (serial-<pages>), and the same pages from a page-locked
 //     PageBuffer through CompressBuffer (gpubuf), the engine's speed that
 //     CompressBatch is measured against; copyin-<pages> times the staging
-//     copies alone, no GPU, the host's share; batches of -batches pages;
+//     copies alone, no GPU, the host's share; into-<pages> is staged
+//     through CompressBatchInto with one reused result; batches of -batches
+//     pages;
 //   - BenchmarkFromGoParallel/staged/<dataset>/<batch>-x<g>: g goroutines
 //     (-fromgo.goroutines) calling CompressBatch on the one Compressor, each
 //     on its own copy of the batch; the bytes are all of theirs;
@@ -66,8 +68,8 @@ func BenchmarkFromGo(b *testing.B) {
 	ways := []string{"gpubuf", "ring"}
 	var wayStage []int
 	for _, s := range stages {
-		ways = append(ways, fmt.Sprintf("staged-%d", s), fmt.Sprintf("serial-%d", s), fmt.Sprintf("copyin-%d", s))
-		wayStage = append(wayStage, s, s, s)
+		ways = append(ways, fmt.Sprintf("staged-%d", s), fmt.Sprintf("serial-%d", s), fmt.Sprintf("copyin-%d", s), fmt.Sprintf("into-%d", s))
+		wayStage = append(wayStage, s, s, s, s)
 	}
 	for _, name := range dataset.Names() {
 		for _, size := range batchSizes(b) {
@@ -106,6 +108,17 @@ func BenchmarkFromGo(b *testing.B) {
 								lo += n
 							}
 							return none
+						}
+					case strings.HasPrefix(way, "into-"):
+						// Staged into a result that the loop reuses, whose
+						// payload arena the first call has grown.
+						useFromGo(b, c, fromGoStaged, wayStage[i-2])
+						res := new(BatchResult)
+						compress = func() []CompressedPage {
+							if err := c.CompressBatchInto(res, pages); err != nil || res.Backend != BackendGPU {
+								b.Fatalf("%v on the %v backend", err, res.Backend)
+							}
+							return res.Pages
 						}
 					default:
 						useFromGo(b, c, fromGoStaged, wayStage[i-2])
