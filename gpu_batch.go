@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/lz4warp/lz4warp/gpuimpl"
 )
@@ -296,32 +297,69 @@ func (c *Compressor) putStage(p *devicePool, h *gpuimpl.HostPages) {
 // ownPayloads copies the payloads of out, which live in a staging buffer,
 // into a, or where a is nil or full into one new allocation per chunk of
 // pages, over the Compressor's workers, and sets dst to them. It returns
-// their total size.
+// their total size. The GPU packs a chunk's payloads back to back, each
+// rounded up to 16 bytes (GPU-8), so the payloads of consecutive pages are
+// copied as one span, padding included: one large copy instead of one per
+// page (a raw page's payload, its input page, is a span of its own).
 func (c *Compressor) ownPayloads(dst []CompressedPage, out []CompressedPage, a *arena) int {
 	var stored atomic.Int64
 	c.cpu.forChunks(len(out), len(out), func(lo, hi int) {
-		parts := make([][]byte, hi-lo)
+		spans := packedSpans(out[lo:hi])
 		total := 0
-		for i := range parts {
-			parts[i] = out[lo+i].Data
-			total += len(parts[i])
+		for _, s := range spans {
+			total += len(s)
 		}
 		buf := a.take(total)
 		if buf == nil {
-			buf = bytes.Join(parts, nil) // not zeroed before it is filled
+			buf = bytes.Join(spans, nil) // not zeroed before it is filled
 		} else {
 			at := 0
-			for _, p := range parts {
-				at += copy(buf[at:], p)
+			for _, s := range spans {
+				at += copy(buf[at:], s)
 			}
 		}
-		at := 0
+		// Each payload lies at its distance from the start of its span;
+		// span k starts at offset at in buf.
+		k, at, payloads := 0, 0, 0
 		for i := lo; i < hi; i++ {
-			n := len(out[i].Data)
-			dst[i] = CompressedPage{Kind: out[i].Kind, Data: buf[at : at+n : at+n]}
-			at += n
+			data := out[i].Data
+			from := at
+			if len(data) > 0 {
+				p := uintptr(unsafe.Pointer(unsafe.SliceData(data)))
+				for p < spanStart(spans[k]) || p >= spanStart(spans[k])+uintptr(len(spans[k])) {
+					at += len(spans[k])
+					k++
+				}
+				from = at + int(p-spanStart(spans[k]))
+			}
+			n := len(data)
+			dst[i] = CompressedPage{Kind: out[i].Kind, Data: buf[from : from+n : from+n]}
+			payloads += n
 		}
-		stored.Add(int64(total))
+		stored.Add(int64(payloads))
 	})
 	return int(stored.Load())
+}
+
+func spanStart(s []byte) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(s))) }
+
+// packedSpans returns the memory that holds the payloads of out, as spans
+// of payloads that follow one another with at most 15 bytes between them.
+func packedSpans(out []CompressedPage) [][]byte {
+	var spans [][]byte
+	var start, end uintptr // the current span
+	for _, o := range out {
+		if len(o.Data) == 0 {
+			continue
+		}
+		p := spanStart(o.Data)
+		if len(spans) > 0 && p >= end && p-end < 16 {
+			end = p + uintptr(len(o.Data))
+			spans[len(spans)-1] = unsafe.Slice(unsafe.SliceData(spans[len(spans)-1]), end-start)
+			continue
+		}
+		start, end = p, p+uintptr(len(o.Data))
+		spans = append(spans, o.Data)
+	}
+	return spans
 }
