@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 	"unsafe"
 
@@ -79,7 +80,7 @@ func (c *Compressor) decompress(p *devicePool, b Backend, pages []CompressedPage
 		var status []uint32
 		var err error
 		if p != nil {
-			status, err = p.decompress(pages, dst, host, nil)
+			status, err = p.decompress(pages, dst, host)
 		}
 		return c.finishDecode(p, pages, dst, status, err, start)
 	}
@@ -111,53 +112,89 @@ func (c *Compressor) finishDecode(p *devicePool, pages []CompressedPage, dst []P
 	return err
 }
 
-// gpuDecoder is a gpuEngine that decodes (GPU-11, RT-17): the CUDA engine.
-type gpuDecoder interface {
-	Decompress(pages []gpuimpl.Output, dst [][PageSize]byte, status []uint32) (gpuimpl.Timings, error)
-	DecompressHost(pages []gpuimpl.Output, h *gpuimpl.HostPages, status []uint32) (gpuimpl.Timings, error)
-	StartDecompressHost(pages []gpuimpl.Output, h *gpuimpl.HostPages) (*gpuimpl.DecodePending, error)
-}
-
-// errNoDecoder reports a device whose engine does not decode.
-var errNoDecoder = errors.New("lz4warp: the GPU engine does not decode")
-
-// decodeDevice returns the least-loaded live device not in skip, or nil.
-// A decode batch takes one device whole and reserves no pages on it: the
-// devices' loads and statistics are their compression's (MD-2, MD-6).
-func (p *devicePool) decodeDevice(skip []*poolDevice) *poolDevice {
+// decodeDevice returns the least-loaded live device not in skip, or nil,
+// and counts n pages as decoding on it until decoded (MD-10). Decoding
+// counts in the devices' loads but not in their compression statistics
+// (MD-6).
+func (p *devicePool) decodeDevice(skip []*poolDevice, n int) *poolDevice {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if live := p.byLoad(skip); len(live) > 0 {
+		live[0].decoding += n
 		return live[0]
 	}
 	return nil
 }
 
-// decompress decodes pages on a device into dst, or host's pages when host
-// is not nil, and returns their statuses; after a fault, on another device,
-// and it returns no statuses when none is left, for the caller to decode
-// the batch on the CPU (MD-5). tried are devices already tried.
-func (p *devicePool) decompress(pages []CompressedPage, dst []Page, host *gpuimpl.HostPages, tried []*poolDevice) ([]uint32, error) {
+// decoded ends the decoding of n pages on d, which decoded them unless err.
+func (p *devicePool) decoded(d *poolDevice, n int, err error) {
+	p.mu.Lock()
+	d.decoding -= n
+	if err == nil {
+		d.stats.PagesDecoded += uint64(n)
+	}
+	p.mu.Unlock()
+}
+
+// decompress decodes pages on the devices into dst, or host's pages when
+// host is not nil, and returns their statuses. A large batch is cut into
+// parts for the least-loaded devices as MD-3 cuts a compression batch,
+// each part decoded on its own goroutine (MD-10). A part that faults is
+// decoded on another device; where none is left, decompress returns no
+// statuses, for the caller to decode the batch on the CPU (MD-5).
+func (p *devicePool) decompress(pages []CompressedPage, dst []Page, host *gpuimpl.HostPages) ([]uint32, error) {
 	status := make([]uint32, len(pages))
-	for d := p.decodeDevice(tried); d != nil; d = p.decodeDevice(tried) {
-		dec, ok := d.engine.(gpuDecoder)
-		if !ok {
-			return nil, errNoDecoder
+	parts := p.cut(len(pages), func(d *poolDevice, n int) { d.decoding += n })
+	if parts == nil {
+		return nil, nil
+	}
+	errs := make([]error, len(parts))
+	onCPU := make([]bool, len(parts))
+	run := func(i int) {
+		pt := parts[i]
+		var to []Page
+		if dst != nil {
+			to = dst[pt.lo:pt.hi]
 		}
-		var err error
+		onCPU[i], errs[i] = p.decodePart(pt.dev, pages[pt.lo:pt.hi], to, host.Range(pt.lo, pt.hi), status[pt.lo:pt.hi], nil)
+	}
+	if len(parts) == 1 {
+		run(0)
+	} else {
+		var wg sync.WaitGroup
+		for i := range parts {
+			wg.Go(func() { run(i) })
+		}
+		wg.Wait()
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	if slices.Contains(onCPU, true) {
+		return nil, nil
+	}
+	return status, nil
+}
+
+// decodePart decodes pages on d, where they count as decoding, and after
+// a fault on the least-loaded device not in tried, filling status. It
+// reports whether no device was left to decode them.
+func (p *devicePool) decodePart(d *poolDevice, pages []CompressedPage, dst []Page, host *gpuimpl.HostPages, status []uint32, tried []*poolDevice) (onCPU bool, err error) {
+	for ; d != nil; d = p.decodeDevice(tried, len(pages)) {
 		d.run.Lock()
 		if host != nil {
-			_, err = dec.DecompressHost(outputs(pages), host, status)
+			_, err = d.engine.DecompressHost(outputs(pages), host, status)
 		} else {
-			_, err = dec.Decompress(outputs(pages), dst, status)
+			_, err = d.engine.Decompress(outputs(pages), dst, status)
 		}
 		d.run.Unlock()
+		p.decoded(d, len(pages), err)
 		if !p.fault(d, err) {
-			return status, err
+			return false, err
 		}
 		tried = append(tried, d)
 	}
-	return nil, nil
+	return true, nil
 }
 
 // poolDecode is a decode batch that devicePool.startDecompress gave to a
@@ -175,25 +212,34 @@ type poolDecode struct {
 // decoded at once as decompress does, and status (or no status, for the
 // CPU) is returned instead.
 func (p *devicePool) startDecompress(pages []CompressedPage, host *gpuimpl.HostPages) (*poolDecode, []uint32, error) {
-	d := p.decodeDevice(nil)
+	d := p.decodeDevice(nil, len(pages))
 	if d == nil {
 		return nil, nil, nil
 	}
-	dec, ok := d.engine.(gpuDecoder)
-	if !ok {
-		return nil, nil, errNoDecoder
-	}
 	d.run.Lock()
-	w, err := dec.StartDecompressHost(outputs(pages), host)
+	w, err := d.engine.StartDecompressHost(outputs(pages), host)
 	d.run.Unlock()
 	if err != nil {
-		if !p.fault(d, err) {
-			return nil, nil, err
-		}
-		status, err := p.decompress(pages, nil, host, []*poolDevice{d})
+		status, err := p.redecode(d, pages, host, err)
 		return nil, status, err
 	}
 	return &poolDecode{p: p, d: d, pages: pages, host: host, w: w}, nil, nil
+}
+
+// redecode ends a batch of pages on d that ended with err and, after a
+// fault, decodes it at once on the other devices (decodePart), returning
+// their statuses or none for the CPU.
+func (p *devicePool) redecode(d *poolDevice, pages []CompressedPage, host *gpuimpl.HostPages, err error) ([]uint32, error) {
+	p.decoded(d, len(pages), err)
+	if !p.fault(d, err) {
+		return nil, err
+	}
+	status := make([]uint32, len(pages))
+	tried := []*poolDevice{d}
+	if onCPU, err := p.decodePart(p.decodeDevice(tried, len(pages)), pages, nil, host, status, tried); onCPU || err != nil {
+		return nil, err
+	}
+	return status, nil
 }
 
 // Wait returns the batch's statuses: the device's, or after a fault those
@@ -203,10 +249,11 @@ func (q *poolDecode) Wait() ([]uint32, error) {
 	q.d.run.Lock()
 	_, err := q.w.Wait(status)
 	q.d.run.Unlock()
-	if !q.p.fault(q.d, err) {
-		return status, err
+	if err == nil {
+		q.p.decoded(q.d, len(q.pages), nil)
+		return status, nil
 	}
-	return q.p.decompress(q.pages, nil, q.host, []*poolDevice{q.d})
+	return q.p.redecode(q.d, q.pages, q.host, err)
 }
 
 // accountDecode adds a decode batch of n pages that began at start and

@@ -31,21 +31,25 @@ func TestSelectDecodeBackend(t *testing.T) {
 }
 
 // Checks API-25 and API-27 without a GPU: on a Compressor whose device
-// pool has an engine that cannot decode (any batch sent there fails with
-// errNoDecoder), DecompressBatch decodes even a large batch on the CPU,
-// and so does DecompressBuffer into a buffer that is not page-locked.
+// pool has a fake engine (which decodes with the CPU decoder and records
+// its batches), DecompressBatchOn(BackendGPU) reaches it with the CPU's
+// pages and errors, while DecompressBatch decodes even a large batch on
+// the CPU, and so does DecompressBuffer into a buffer that is not
+// page-locked.
 func TestDecodeStaysOnCPUFromGoMemory(t *testing.T) {
-	p, _ := fakePool(1, 1<<20)
+	p, fakes := fakePool(1, 1<<20)
 	c := newCompressor(DefaultConfig())
 	c.gpu, c.devices = p, p
 	c.gpuOn.Store(true)
 	n := 4 * GPUMinDecodeBatch
 	_, comp := decodeBatch(t, c, n)
 	want, wantErr := decodeOnCPUBackend(comp)
-	if err := c.DecompressBatchOn(BackendGPU, comp, make([]Page, n)); !errors.Is(err, errNoDecoder) {
-		t.Fatalf("DecompressBatchOn(gpu): %v, want errNoDecoder: the fake GPU is not reached", err)
-	}
 	got := make([]Page, n)
+	sameDecode(t, "DecompressBatchOn(gpu)", got, want, c.DecompressBatchOn(BackendGPU, comp, got), wantErr)
+	if len(fakes[0].decoded) != 1 {
+		t.Fatalf("DecompressBatchOn(gpu): the fake GPU decoded %d batches, want 1", len(fakes[0].decoded))
+	}
+	clear(got)
 	sameDecode(t, "DecompressBatch", got, want, c.DecompressBatch(comp, got), wantErr)
 	buf, err := c.NewPageBuffer(n)
 	if err != nil {
@@ -62,8 +66,11 @@ func TestDecodeStaysOnCPUFromGoMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameDecode(t, "DecompressBufferAsync", buf.Pages(), want, pd.Wait(), wantErr)
+	if len(fakes[0].decoded) != 1 {
+		t.Errorf("the fake GPU decoded %d batches, want only DecompressBatchOn's", len(fakes[0].decoded))
+	}
 	if s := c.Stats(); s.GPUFallbacks != 0 {
-		t.Errorf("GPUFallbacks %d: a batch went to the GPU", s.GPUFallbacks)
+		t.Errorf("GPUFallbacks %d: a batch fell back from the GPU", s.GPUFallbacks)
 	}
 }
 

@@ -77,6 +77,7 @@ func deviceIndexes(cfg Config, devs []DeviceInfo) ([]int, error) {
 type DeviceStats struct {
 	Index           int           // the CUDA device
 	PagesCompressed uint64        // pages the device compressed
+	PagesDecoded    uint64        // pages the device decoded, those with errors included (MD-10)
 	Batches         uint64        // batches, or parts of split batches (MD-3), it compressed
 	BusyTime        time.Duration // wall time during which it had pages to compress
 	Fallbacks       uint64        // batches or parts that faulted on it and were compressed again elsewhere (MD-5)
@@ -103,6 +104,11 @@ type gpuEngine interface {
 	Queues(n int) bool
 	// Start starts compressing host.Pages, which are pages.
 	Start(pages []Page, host *gpuimpl.HostPages) (gpuWaiter, error)
+	// Decompress, DecompressHost and StartDecompressHost decode (GPU-11,
+	// RT-17).
+	Decompress(pages []gpuimpl.Output, dst [][PageSize]byte, status []uint32) (gpuimpl.Timings, error)
+	DecompressHost(pages []gpuimpl.Output, h *gpuimpl.HostPages, status []uint32) (gpuimpl.Timings, error)
+	StartDecompressHost(pages []gpuimpl.Output, h *gpuimpl.HostPages) (*gpuimpl.DecodePending, error)
 	InjectFault(gpuimpl.Fault)
 	Close() error
 }
@@ -205,6 +211,7 @@ type poolDevice struct {
 	run    sync.Mutex // held around every call of engine
 	// Guarded by devicePool.mu:
 	load      int       // pages given to the device and not yet returned
+	decoding  int       // pages the device is decoding (MD-10)
 	busySince time.Time // when load last rose from 0
 	stats     DeviceStats
 	lost      error // the sticky fault after which the device was dropped
@@ -227,7 +234,7 @@ func (p *devicePool) byLoad(skip []*poolDevice) []*poolDevice {
 			live = append(live, d)
 		}
 	}
-	slices.SortStableFunc(live, func(a, b *poolDevice) int { return cmp.Compare(a.load, b.load) })
+	slices.SortStableFunc(live, func(a, b *poolDevice) int { return cmp.Compare(a.load+a.decoding, b.load+b.decoding) })
 	return live
 }
 
@@ -263,6 +270,12 @@ type part struct {
 // but no part of fewer than splitPages pages unless the batch is one part
 // (MD-3). It returns nil when no device is live.
 func (p *devicePool) split(n int) []part {
+	return p.cut(n, (*poolDevice).reserve)
+}
+
+// cut is split, giving each part to its device with give; devicePool.mu is
+// held around give.
+func (p *devicePool) cut(n int, give func(d *poolDevice, n int)) []part {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	live := p.byLoad(nil)
@@ -273,7 +286,7 @@ func (p *devicePool) split(n int) []part {
 	parts := make([]part, k)
 	for i := range parts {
 		parts[i] = part{lo: n * i / k, hi: n * (i + 1) / k, dev: live[i]}
-		live[i].reserve(parts[i].hi - parts[i].lo)
+		give(live[i], parts[i].hi-parts[i].lo)
 	}
 	return parts
 }

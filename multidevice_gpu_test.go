@@ -196,6 +196,79 @@ func TestMultiDeviceConformance(t *testing.T) {
 	}
 }
 
+// Checks MD-10, API-25: on every device together, a large decode batch
+// into a page-locked buffer and into Go memory is split over the devices
+// and gives the original pages, and a stream of DecompressBufferAsync
+// batches spreads over them; every device decodes pages.
+func TestMultiDeviceDecode(t *testing.T) {
+	c, idx := multiDeviceCompressor(t, 4096)
+	pages := mixedPages(len(idx)*3*splitPages+101, 2027)
+	res, err := c.CompressBatchOn(BackendSIMD, pages)
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf, err := c.NewPageBuffer(len(pages))
+	if err != nil || !buf.Pinned() {
+		t.Fatalf("NewPageBuffer: %v", err)
+	}
+	defer buf.Close()
+	before := c.Stats().Devices
+	if err := c.DecompressBuffer(buf, res.Pages); err != nil {
+		t.Fatal(err)
+	}
+	samePages(t, "DecompressBuffer", buf.Pages()[:len(pages)], pages)
+	got := make([]Page, len(pages))
+	if err := c.DecompressBatchOn(BackendGPU, res.Pages, got); err != nil {
+		t.Fatal(err)
+	}
+	samePages(t, "DecompressBatchOn(gpu)", got, pages)
+	for i, s := range c.Stats().Devices {
+		if d := s.PagesDecoded - before[i].PagesDecoded; d == 0 || d > uint64(len(pages)) {
+			t.Errorf("device %d decoded %d pages of the two split batches", idx[i], d)
+		}
+	}
+
+	// A stream: 2 buffers per device, decoded asynchronously in turn.
+	const stream = 3000
+	var bufs []*PageBuffer
+	for range 2 * len(idx) {
+		b, err := c.NewPageBuffer(stream)
+		if err != nil || !b.Pinned() {
+			t.Fatalf("NewPageBuffer: %v", err)
+		}
+		defer b.Close()
+		bufs = append(bufs, b)
+	}
+	before = c.Stats().Devices
+	pending := make([]*PendingDecode, len(bufs))
+	for k, b := range bufs {
+		if pending[k], err = c.DecompressBufferAsync(b, res.Pages[k*stream/2:k*stream/2+stream]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for k, p := range pending {
+		if err := p.Wait(); err != nil {
+			t.Fatal(err)
+		}
+		samePages(t, fmt.Sprintf("stream buffer %d", k), bufs[k].Pages()[:stream], pages[k*stream/2:k*stream/2+stream])
+	}
+	for i, s := range c.Stats().Devices {
+		if s.PagesDecoded == before[i].PagesDecoded {
+			t.Errorf("device %d decoded no batch of the stream", idx[i])
+		}
+	}
+}
+
+// samePages fails t at the first page of got that differs from want.
+func samePages(t *testing.T, what string, got, want []Page) {
+	t.Helper()
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("%s: page %d differs from the original", what, i)
+		}
+	}
+}
+
 // Checks MD-5, MD-4, API-15: a fault that is not sticky on one device
 // sends its part, or its started batch, to another device: the batch comes
 // back complete from the GPUs, the device counts a fallback, GPUFallbacks

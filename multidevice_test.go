@@ -14,6 +14,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/lz4warp/lz4warp/gpuimpl"
+	"github.com/lz4warp/lz4warp/internal/fastlz4"
+	"github.com/lz4warp/lz4warp/reference"
 )
 
 // Checks MD-1: Devices may not hold a negative index or one twice, and
@@ -99,6 +101,7 @@ type fakeEngine struct {
 	faultAt   int   // with faultOnly, fail only batches that start at this page
 	faultOnly bool
 	firsts    []int // the first page's number, of each batch
+	decoded   []int // the first page's number, of each decode batch
 	calls     int
 	closed    bool
 	running   int // calls of this engine at once: the pool runs one at a time
@@ -129,26 +132,12 @@ func (e *fakeEngine) Compress(pages []Page, _ *gpuimpl.HostPages) ([]gpuimpl.Out
 }
 
 func (e *fakeEngine) compress(pages []Page) ([]gpuimpl.Output, gpuimpl.Timings, error) {
-	e.mu.Lock()
-	e.calls++
+	first := -1
 	if len(pages) > 0 {
-		e.firsts = append(e.firsts, pageNumber(&pages[0]))
+		first = pageNumber(&pages[0])
 	}
-	closed, fault := e.closed, e.fault
-	if e.faultOnly && (len(pages) == 0 || pageNumber(&pages[0]) != e.faultAt) {
-		fault = nil
-	}
-	if fault != nil {
-		if e.faultN--; e.faultN <= 0 {
-			e.fault = nil
-		}
-	}
-	e.mu.Unlock()
-	switch {
-	case closed:
-		return nil, gpuimpl.Timings{}, errors.New("fake: engine closed")
-	case fault != nil:
-		return nil, gpuimpl.Timings{}, fault
+	if err := e.call(first, &e.firsts); err != nil {
+		return nil, gpuimpl.Timings{}, err
 	}
 	time.Sleep(e.delay)
 	out := make([]gpuimpl.Output, len(pages))
@@ -156,6 +145,62 @@ func (e *fakeEngine) compress(pages []Page) ([]gpuimpl.Output, gpuimpl.Timings, 
 		out[i] = gpuimpl.Output{Kind: uint8(p.Kind), Data: p.Data}
 	}
 	return out, gpuimpl.Timings{Kernel: time.Duration(len(pages))}, nil
+}
+
+// call counts a call whose batch starts with page number first (-1 for an
+// empty batch), records first in seen, and returns the call's error: the
+// fault set for it, or that the engine is closed.
+func (e *fakeEngine) call(first int, seen *[]int) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.calls++
+	if first >= 0 {
+		*seen = append(*seen, first)
+	}
+	fault := e.fault
+	if e.faultOnly && first != e.faultAt {
+		fault = nil
+	}
+	if fault != nil {
+		if e.faultN--; e.faultN <= 0 {
+			e.fault = nil
+		}
+	}
+	switch {
+	case e.closed:
+		return errors.New("fake: engine closed")
+	case fault != nil:
+		return fault
+	}
+	return nil
+}
+
+// Decompress decodes with the CPU decoder; a page it refuses gets the
+// status that sends it to the CPU for its verdict. The batch's first page
+// number is read from the decoded page, the compressed one having none.
+func (e *fakeEngine) Decompress(pages []gpuimpl.Output, dst [][PageSize]byte, status []uint32) (gpuimpl.Timings, error) {
+	if err := e.enter(); err != nil {
+		return gpuimpl.Timings{}, err
+	}
+	defer e.leave()
+	for i, o := range pages {
+		if fastlz4.DecodePage((*Page)(&dst[i]), reference.Kind(o.Kind), o.Data) != nil {
+			status[i] = gpuimpl.DecodeBadPayload << 24
+		}
+	}
+	first := -1
+	if len(pages) > 0 {
+		first = pageNumber((*Page)(&dst[0]))
+	}
+	return gpuimpl.Timings{}, e.call(first, &e.decoded)
+}
+
+func (e *fakeEngine) DecompressHost([]gpuimpl.Output, *gpuimpl.HostPages, []uint32) (gpuimpl.Timings, error) {
+	return gpuimpl.Timings{}, errors.New("fake: no page-locked memory")
+}
+
+func (e *fakeEngine) StartDecompressHost([]gpuimpl.Output, *gpuimpl.HostPages) (*gpuimpl.DecodePending, error) {
+	return nil, errors.New("fake: no page-locked memory")
 }
 
 func (e *fakeEngine) Queues(n int) bool { return n <= e.queues }
@@ -608,4 +653,65 @@ func TestPoolDropWithBatchesOnTheirWay(t *testing.T) {
 	assert.NotSame(t, p.devs[1], q.d)
 	_, err = q.Wait()
 	require.NoError(t, err)
+}
+
+// Checks MD-10: a large decode batch is cut into parts for the devices as
+// MD-3 cuts a compression batch, each part decoded on its device; a part
+// that faults is decoded on another device, and where every device faulted
+// the batch is left to the CPU (no statuses). Decoding counts in a device's
+// load while it runs, so that concurrent decode batches spread, and in
+// nothing after it.
+func TestPoolDecodeSplits(t *testing.T) {
+	pages := numberedPages(0, 4*splitPages+3)
+	compressed := compressParallel(pages)
+	n := len(pages)
+	p, fakes := fakePool(3, 1<<20)
+	dst := make([]Page, n)
+	status, err := p.decompress(compressed, dst, nil)
+	require.NoError(t, err)
+	require.Len(t, status, n)
+	for i := range pages {
+		require.Zero(t, status[i], "page %d", i)
+		require.Equal(t, pages[i], dst[i], "page %d", i)
+	}
+	for i, f := range fakes {
+		assert.Equal(t, []int{n * i / 3}, f.decoded, "device %d's part", i)
+	}
+	for i, d := range p.devs {
+		assert.Zero(t, d.decoding+d.load, "device %d's load after the batch", i)
+		assert.Zero(t, d.stats.PagesCompressed, "device %d: decoding is not compression", i)
+		assert.Equal(t, uint64(n*(i+1)/3-n*i/3), d.stats.PagesDecoded, "device %d's decoded pages", i)
+	}
+
+	// A fault on device 1: its part goes to another device.
+	fault := fmt.Errorf("%w: injected", gpuimpl.ErrFault)
+	p, fakes = fakePool(3, 1<<20)
+	fakes[1].setFault(fault, 1)
+	clear(dst)
+	status, err = p.decompress(compressed, dst, nil)
+	require.NoError(t, err)
+	require.NotNil(t, status, "a device was left for the part")
+	for i := range pages {
+		require.Equal(t, pages[i], dst[i], "page %d", i)
+	}
+	assert.Equal(t, uint64(1), p.devs[1].stats.Fallbacks)
+	assert.Len(t, append(fakes[0].decoded, fakes[2].decoded...), 3, "the faulted part was decoded again elsewhere")
+
+	// Every device faults: no statuses, the CPU's turn.
+	p, fakes = fakePool(2, 1<<20)
+	for _, f := range fakes {
+		f.setFault(fault, 10)
+	}
+	status, err = p.decompress(compressed, dst, nil)
+	require.NoError(t, err)
+	assert.Nil(t, status)
+
+	// Concurrent decode batches spread over the devices.
+	p, _ = fakePool(2, 1<<20)
+	a := p.decodeDevice(nil, 1000)
+	b := p.decodeDevice(nil, 1000)
+	assert.NotSame(t, a, b, "the second batch goes to the device not decoding")
+	p.decoded(a, 1000, nil)
+	p.decoded(b, 1000, nil)
+	assert.Equal(t, []uint64{1000, 1000}, []uint64{p.devs[0].stats.PagesDecoded, p.devs[1].stats.PagesDecoded})
 }
