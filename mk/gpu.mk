@@ -28,3 +28,17 @@ gpu-binaries:
 	cp scripts/gpu-goroot.sh $(GPU_BUILD)/goroot.sh
 	chmod +x $(GPU_BUILD)/run.sh
 	@du -sh $(GPU_BUILD)
+
+# gpu-pack is gpu-binaries with the lz4 command, its liblz4 and the stream
+# scripts, in one compressed file (build/pack/gpu.tgz) that fits the device
+# tool's carry limit; on the device: tar xzf build/pack/gpu.tgz -C build.
+GPU_PACK ?= $(BUILD)/pack/gpu.tgz
+
+.PHONY: gpu-pack
+gpu-pack: gpu-binaries lz4-tool
+	mkdir -p $(GPU_BUILD)/lib $(dir $(GPU_PACK))
+	cp $(LZ4) $(GPU_BUILD)/lz4
+	@for l in $$(ldd $(LZ4) | awk '/=>/ && $$1 ~ /liblz4/ {print $$3}'); do cp $$l $(GPU_BUILD)/lib/; done
+	cp scripts/cli-h100.sh scripts/streams-gpu.sh $(GPU_BUILD)/
+	tar czf $(GPU_PACK) -C $(dir $(GPU_BUILD)) $(notdir $(GPU_BUILD))
+	@ls -l $(GPU_PACK)
