@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -168,15 +169,20 @@ func TestDecodeKernelOnCPU(t *testing.T) {
 	t.Logf("valid pages: %v, %.0f warp instructions per page", time.Since(t0).Round(time.Millisecond),
 		float64(mod.Steps()-steps0)/float64(len(valid)))
 	t0, steps0 = time.Now(), mod.Steps()
+	var toCPU atomic.Int64 // well-formed LZ4 payloads the kernel left to the CPU
 	report("hostile payload", mutated, parallelCheck(len(mutated), func(i int) error {
-		status, out, err := decodeAlone(mod, mutated[i])
+		c := mutated[i]
+		status, out, err := decodeAlone(mod, c)
 		if err != nil {
 			return fmt.Errorf("executor: %w", err)
 		}
-		return checkDecoded(mutated[i], status, out)
+		if code, _ := SplitStatus(status); code == DecodeBadPayload && c.Kind == kindLZ4 && len(c.Data) <= maxDecodePayload {
+			toCPU.Add(1)
+		}
+		return checkDecoded(c, status, out)
 	}))
-	t.Logf("hostile payloads, one launch each: %v, %.0f warp instructions per page", time.Since(t0).Round(time.Millisecond),
-		float64(mod.Steps()-steps0)/float64(len(mutated)))
+	t.Logf("hostile payloads, one launch each: %v, %.0f warp instructions per page; %d malformed blocks left to the CPU (a match reaching the unread payload)",
+		time.Since(t0).Round(time.Millisecond), float64(mod.Steps()-steps0)/float64(len(mutated)), toCPU.Load())
 	verdicts := map[string]int{}
 	for _, c := range mutated {
 		var p [PageSize]byte
@@ -333,14 +339,14 @@ func TestDecodeKernelInterface(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := mod.SharedBytes(DecodeKernelName); got != DecodeShared || DecodeShared != 16384 {
-		t.Errorf("%d bytes of shared memory, want %d = 16 KiB", got, DecodeShared)
+	if got := mod.SharedBytes(DecodeKernelName); got != DecodeShared || DecodeShared != 16640 {
+		t.Errorf("%d bytes of shared memory, want %d = 4 slices of 4,160 bytes", got, DecodeShared)
 	}
 }
 
 // Checks GPU-6 and GPU-11: the decode kernel assembles for every target
 // within its budgets: at most DecodeMaxRegisters registers, no spills, no
-// stack, 16 KiB of shared memory.
+// stack, 16,640 bytes of shared memory.
 func TestDecodeKernelResources(t *testing.T) {
 	for _, r := range assembleTargets(t, DecodePTX, DecodeKernelName) {
 		if r.Registers > DecodeMaxRegisters {
@@ -356,12 +362,29 @@ func TestDecodeKernelResources(t *testing.T) {
 }
 
 // Checks GPU-11 and EXEC-7: each bar.warp.sync of the decode kernel is
-// needed: without it, a page of matches reads bytes other lanes wrote with
-// no barrier between, which the executor reports as a race.
+// needed: without it, a page of matches reads bytes other lanes wrote, or
+// a literal copy in place overwrites payload bytes other lanes read, with
+// no barrier between, which the executor reports as a race. The pages:
+// valid ones of every kind and the blocks of inPlaceOverlapCase, whose
+// literals overwrite their own sequence's token (the kernel gives them the
+// CPU's verdict).
 func TestDecodeWarpSyncsAreNeeded(t *testing.T) {
 	text := DecodePTX(90)
 	rng := rand.New(rand.NewPCG(19, 28))
-	cases := validCases(4*len(pageKinds), rng, nil)
+	cases := append(validCases(4*len(pageKinds), rng, nil), inPlaceOverlapCase(t, 5), inPlaceOverlapCase(t, 40))
+	mod, err := ptxexec.Load(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases[len(cases)-2:] {
+		status, out, err := decodeAlone(mod, c)
+		if err == nil {
+			err = checkDecoded(c, status, out)
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", c.From, err)
+		}
+	}
 	lines := strings.Split(text, "\n")
 	syncs := 0
 	for i, line := range lines {
@@ -377,9 +400,47 @@ func TestDecodeWarpSyncsAreNeeded(t *testing.T) {
 			t.Errorf("without line %d %q: %v, want a shared-memory race", i+1, strings.TrimSpace(line), err)
 		}
 	}
-	if syncs != 3 {
-		t.Errorf("the decode kernel has %d bar.warp.sync, the test expects 3", syncs)
+	if syncs != 6 {
+		t.Errorf("the decode kernel has %d bar.warp.sync, the test expects 6", syncs)
 	}
+}
+
+// inPlaceOverlapCase is a malformed block of three sequences: the first
+// two with a match of offset 1, the third of 200 literals, past the page.
+// The kernel stages a payload of n bytes (DecodeWarpBytes - n) &^ 15
+// bytes into the warp's slice; the first match ends less than lits bytes
+// below the second sequence's token, so that its lits literals, copied in
+// place, overwrite it.
+func inPlaceOverlapCase(t *testing.T, lits int) decodeCase {
+	field := func(n int) (nibble byte, ext []byte) {
+		if n < 15 {
+			return byte(n), nil
+		}
+		for n -= 15; n >= 255; n -= 255 {
+			ext = append(ext, 255)
+		}
+		return 15, append(ext, byte(n))
+	}
+	sequence := func(lits, match int) []byte {
+		ln, lext := field(lits)
+		mn, mext := field(match - minMatch)
+		b := append([]byte{ln<<4 | mn}, lext...)
+		b = append(b, bytes.Repeat([]byte{'a'}, lits)...)
+		b = append(b, 1, 0)
+		return append(b, mext...)
+	}
+	for match := minMatch; match < PageSize-lits; match++ {
+		first, second := sequence(1, match), sequence(lits, minMatch)
+		third := sequence(200, minMatch)[:1+1+200] // its token, a length byte, its literals
+		n := len(first) + len(second) + len(third)
+		gap := (DecodeWarpBytes-n)&^15 + len(first) - (1 + match) // ip - op after the first match
+		if gap >= 0 && gap < lits {
+			return decodeCase{Kind: kindLZ4, Data: slices.Concat(first, second, third),
+				From: fmt.Sprintf("in-place overlap of %d literals", lits)}
+		}
+	}
+	t.Fatalf("no block whose %d literals overlap their token", lits)
+	return decodeCase{}
 }
 
 // FuzzDecodeKernel feeds payloads to the decode kernel on the executor,
