@@ -66,11 +66,11 @@ func (l decodeLayout) fill(piece []byte, pages []Output) {
 }
 
 // maxDecodePayload is the longest payload the engine takes to the GPU:
-// the most of an LZ4 payload the kernel stages (DecodeWarpBytes), some
+// the most of an LZ4 payload the kernel stages, some
 // bytes more than the longest block that decodes to a page (PAGE-6). A
 // longer payload gets a descriptor of kind 0, whose status is
 // DecodeBadPayload, and its verdict from the CPU (GPU-11).
-const maxDecodePayload = DecodeWarpBytes
+const maxDecodePayload = DecodeWarpBytes - decodePad
 
 // gpuPayload is what of p the GPU reads: its data, or nothing for a payload
 // longer than maxDecodePayload, whose kind it reads as 0.

@@ -339,14 +339,14 @@ func TestDecodeKernelInterface(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := mod.SharedBytes(DecodeKernelName); got != DecodeShared || DecodeShared != 16640 {
-		t.Errorf("%d bytes of shared memory, want %d = 4 slices of 4,160 bytes", got, DecodeShared)
+	if got := mod.SharedBytes(DecodeKernelName); got != DecodeShared || DecodeShared != 16768 {
+		t.Errorf("%d bytes of shared memory, want %d = 4 slices of 4,192 bytes", got, DecodeShared)
 	}
 }
 
 // Checks GPU-6 and GPU-11: the decode kernel assembles for every target
 // within its budgets: at most DecodeMaxRegisters registers, no spills, no
-// stack, 16,640 bytes of shared memory.
+// stack, 16,768 bytes of shared memory.
 func TestDecodeKernelResources(t *testing.T) {
 	for _, r := range assembleTargets(t, DecodePTX, DecodeKernelName) {
 		if r.Registers > DecodeMaxRegisters {
@@ -366,17 +366,19 @@ func TestDecodeKernelResources(t *testing.T) {
 // a literal copy in place overwrites payload bytes other lanes read, with
 // no barrier between, which the executor reports as a race. The pages:
 // valid ones of every kind and the blocks of inPlaceOverlapCase, whose
-// literals overwrite their own sequence's token (the kernel gives them the
-// CPU's verdict).
+// literals overwrite their own sequence's token: on the fast path (5
+// literals, a match of offset 4) and the general one's short and long
+// literal copies (a match of offset 1, which overlaps itself).
 func TestDecodeWarpSyncsAreNeeded(t *testing.T) {
 	text := DecodePTX(90)
 	rng := rand.New(rand.NewPCG(19, 28))
-	cases := append(validCases(4*len(pageKinds), rng, nil), inPlaceOverlapCase(t, 5), inPlaceOverlapCase(t, 40))
+	overlaps := []decodeCase{inPlaceOverlapCase(t, 5, 1), inPlaceOverlapCase(t, 5, 4), inPlaceOverlapCase(t, 40, 1)}
+	cases := append(validCases(4*len(pageKinds), rng, nil), overlaps...)
 	mod, err := ptxexec.Load(text)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range cases[len(cases)-2:] {
+	for _, c := range overlaps {
 		status, out, err := decodeAlone(mod, c)
 		if err == nil {
 			err = checkDecoded(c, status, out)
@@ -400,18 +402,19 @@ func TestDecodeWarpSyncsAreNeeded(t *testing.T) {
 			t.Errorf("without line %d %q: %v, want a shared-memory race", i+1, strings.TrimSpace(line), err)
 		}
 	}
-	if syncs != 6 {
-		t.Errorf("the decode kernel has %d bar.warp.sync, the test expects 6", syncs)
+	if syncs != 8 {
+		t.Errorf("the decode kernel has %d bar.warp.sync, the test expects 8", syncs)
 	}
 }
 
 // inPlaceOverlapCase is a malformed block of three sequences: the first
-// two with a match of offset 1, the third of 200 literals, past the page.
-// The kernel stages a payload of n bytes (DecodeWarpBytes - n) &^ 15
-// bytes into the warp's slice; the first match ends less than lits bytes
-// below the second sequence's token, so that its lits literals, copied in
-// place, overwrite it.
-func inPlaceOverlapCase(t *testing.T, lits int) decodeCase {
+// of a literal and a match of offset 1, the second of lits literals and a
+// match of 4 bytes, offset bytes back, the third of 200 literals, past the
+// page. The kernel stages a payload of n bytes (maxDecodePayload - n) &^
+// 15 bytes into the warp's slice; the first match ends 1 to lits-1 bytes
+// below the second sequence's token, so that its literals, copied in
+// place, overwrite it, and its match does not reach the unread payload.
+func inPlaceOverlapCase(t *testing.T, lits, offset int) decodeCase {
 	field := func(n int) (nibble byte, ext []byte) {
 		if n < 15 {
 			return byte(n), nil
@@ -421,22 +424,22 @@ func inPlaceOverlapCase(t *testing.T, lits int) decodeCase {
 		}
 		return 15, append(ext, byte(n))
 	}
-	sequence := func(lits, match int) []byte {
+	sequence := func(lits, match, offset int) []byte {
 		ln, lext := field(lits)
 		mn, mext := field(match - minMatch)
 		b := append([]byte{ln<<4 | mn}, lext...)
 		b = append(b, bytes.Repeat([]byte{'a'}, lits)...)
-		b = append(b, 1, 0)
+		b = append(b, byte(offset), byte(offset>>8))
 		return append(b, mext...)
 	}
 	for match := minMatch; match < PageSize-lits; match++ {
-		first, second := sequence(1, match), sequence(lits, minMatch)
-		third := sequence(200, minMatch)[:1+1+200] // its token, a length byte, its literals
+		first, second := sequence(1, match, 1), sequence(lits, minMatch, offset)
+		third := sequence(200, minMatch, 1)[:1+1+200] // its token, a length byte, its literals
 		n := len(first) + len(second) + len(third)
-		gap := (DecodeWarpBytes-n)&^15 + len(first) - (1 + match) // ip - op after the first match
-		if gap >= 0 && gap < lits {
+		gap := (maxDecodePayload-n)&^15 + len(first) - (1 + match) // ip - op after the first match
+		if gap >= 1 && gap < lits {
 			return decodeCase{Kind: kindLZ4, Data: slices.Concat(first, second, third),
-				From: fmt.Sprintf("in-place overlap of %d literals", lits)}
+				From: fmt.Sprintf("in-place overlap of %d literals, a match of offset %d", lits, offset)}
 		}
 	}
 	t.Fatalf("no block whose %d literals overlap their token", lits)

@@ -17,11 +17,12 @@ const (
 	// DecodePagesPerBlock is the number of pages one block decodes.
 	DecodePagesPerBlock = DecodeThreads / 32
 	// DecodeWarpBytes is a warp's slice of shared memory: its page's 4,096
-	// bytes and 64 more. An LZ4 payload is staged at the slice's end and
-	// decoded in place; so it is at most DecodeWarpBytes long (no block that
-	// decodes to a page is longer than 4,114 bytes: 17 length bytes and a
-	// token on 4,096 literals).
-	DecodeWarpBytes = PageSize + 64
+	// bytes and 96 more. An LZ4 payload is staged at the slice's end, below
+	// decodePad zero bytes, and decoded in place; so it is at most
+	// DecodeWarpBytes - decodePad = 4,160 bytes long (no block that decodes
+	// to a page is longer than 4,114 bytes: a token and 17 length bytes on
+	// 4,096 literals).
+	DecodeWarpBytes = PageSize + 96
 	// DecodeShared is the decode kernel's static shared memory: one slice
 	// per warp.
 	DecodeShared = DecodePagesPerBlock * DecodeWarpBytes
@@ -47,6 +48,11 @@ const (
 	DecodeShortPage   = 3 // the block ends before the page: fastlz4.ShortPageError
 	DecodeBadPayload  = 4 // an unknown kind, a payload of the wrong length, or a block for the CPU
 )
+
+// decodePad is the zero bytes staged after an LZ4 payload: a sequence's
+// token, literals and offset, at most 17 bytes past its start, are read
+// at once before the checks that they lie inside the payload (GPU-11).
+const decodePad = 32
 
 // decodeMaxLength is fastlz4's bound on a length field: a longer one is
 // corrupt, whatever follows.
@@ -95,8 +101,7 @@ type decodeKernel struct {
 	lane64       ptx.Reg // lane as a 64-bit offset
 	src          ptx.Reg // 64-bit global address of the payload
 	buf          ptx.Reg // 64-bit shared address of the warp's slice: its page
-	dstPage      ptx.Reg // 64-bit global address of the page's output
-	statusAddr   ptx.Reg // 64-bit global address of its status word
+	page         ptx.Reg // the page's index in the launch
 	length       ptx.Reg // the payload's length
 	// The parse's state: ip and op are the shared addresses of the next
 	// payload byte and the next page byte, inLeft and outLeft the bytes
@@ -123,7 +128,9 @@ func buildDecodeKernel(m *ptx.Module) {
 	smem := k.Shared("pages", DecodeShared, 16)
 
 	k.Comment("GPU-11: warp w of block b decodes page 4b+w in its slice of shared memory")
-	tid, warp, page := k.NewReg32(), k.NewReg32(), k.NewReg32()
+	tid, warp := k.NewReg32(), k.NewReg32()
+	k.page = k.NewReg32()
+	page := k.page
 	k.lane, k.lane16, k.lane64 = k.NewReg32(), k.NewReg32(), k.NewReg64()
 	k.Mov(tid, ptx.TidX)
 	k.And(k.lane, tid, ptx.Imm(31))
@@ -143,20 +150,16 @@ func buildDecodeKernel(m *ptx.Module) {
 	k.Note("a warp past the last page of the launch")
 
 	desc, tmp := k.NewReg64(), k.NewReg64()
-	k.src, k.buf, k.dstPage, k.statusAddr = k.NewReg64(), k.NewReg64(), k.NewReg64(), k.NewReg64()
+	k.src, k.buf = k.NewReg64(), k.NewReg64()
 	for _, p := range []struct {
 		reg  ptx.Reg
 		name string
-	}{{desc, "desc"}, {k.src, "src"}, {k.dstPage, "dst"}, {k.statusAddr, "status"}} {
+	}{{desc, "desc"}, {k.src, "src"}} {
 		k.Emit("ld.param.u64", p.reg, k.Param(p.name))
 		k.CvtaGlobal(p.reg, p.reg)
 	}
 	k.MulWide(tmp, page, ptx.Imm(DescBytes))
 	k.Add(desc, desc, tmp)
-	k.MulWide(tmp, page, ptx.Imm(PageSize))
-	k.Add(k.dstPage, k.dstPage, tmp)
-	k.MulWide(tmp, page, ptx.Imm(4))
-	k.Add(k.statusAddr, k.statusAddr, tmp)
 	k.Mov(k.buf, smem)
 	k.MulWide(tmp, warp, ptx.Imm(DecodeWarpBytes))
 	k.Add(k.buf, k.buf, tmp)
@@ -190,7 +193,7 @@ func buildDecodeKernel(m *ptx.Module) {
 	k.If(k.q).BraUni(k.badPayload)
 	k.sameFilled()
 	k.Place(lz4)
-	k.SetpU(ptx.GT, k.q, k.length, ptx.Imm(DecodeWarpBytes))
+	k.SetpU(ptx.GT, k.q, k.length, ptx.Imm(maxDecodePayload))
 	k.If(k.q).BraUni(k.badPayload)
 	k.Note("longer than the slice: the CPU's to decode")
 	k.stage()
@@ -201,21 +204,39 @@ func buildDecodeKernel(m *ptx.Module) {
 	for _, c := range []int{DecodeCorrupt, DecodeShortBuffer, DecodeShortPage} {
 		k.Place(k.fail[c])
 		k.Sub(status, ptx.Imm(PageSize|c<<24), k.outLeft)
-		k.If(k.isLane0).St(ptx.Global, "u32", ptx.At(k.statusAddr, 0), status)
+		k.storeStatus(status)
 		k.Ret()
 	}
 	k.Place(k.badPayload)
 	k.Mov(status, ptx.Imm(DecodeBadPayload<<24))
-	k.If(k.isLane0).St(ptx.Global, "u32", ptx.At(k.statusAddr, 0), status)
+	k.storeStatus(status)
 	k.Place(exit)
 	k.Ret()
+}
+
+// pageAddress is the global address of the page's element of the
+// parameter name, an array of size bytes an element; the kernel computes
+// it where it stores there, so that no register holds it while the page
+// decodes.
+func (k *decodeKernel) pageAddress(name string, size int) ptx.Reg {
+	addr, off := k.NewReg64(), k.NewReg64()
+	k.Emit("ld.param.u64", addr, k.Param(name))
+	k.CvtaGlobal(addr, addr)
+	k.MulWide(off, k.page, ptx.Imm(size))
+	k.Add(addr, addr, off)
+	return addr
+}
+
+// storeStatus stores the page's status word from lane 0.
+func (k *decodeKernel) storeStatus(status ptx.Reg) {
+	k.If(k.isLane0).St(ptx.Global, "u32", ptx.At(k.pageAddress("status", 4), 0), status)
 }
 
 // done stores the page's status word, DecodeOK, and ends the warp.
 func (k *decodeKernel) done() {
 	zero := k.NewReg32()
 	k.Mov(zero, ptx.Imm(DecodeOK))
-	k.If(k.isLane0).St(ptx.Global, "u32", ptx.At(k.statusAddr, 0), zero)
+	k.storeStatus(zero)
 	k.Ret()
 }
 
@@ -227,7 +248,7 @@ func (k *decodeKernel) raw() {
 	off := k.NewReg64()
 	k.Cvt64(off, k.lane16)
 	k.Add(from, k.src, off)
-	k.Add(to, k.dstPage, off)
+	k.Add(to, k.pageAddress("dst", PageSize), off)
 	v := make([]ptx.Vec4, PageSize/512)
 	for i := range v {
 		v[i] = ptx.Vec4{k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()}
@@ -250,7 +271,7 @@ func (k *decodeKernel) sameFilled() {
 	k.Mov(w[3], w[1])
 	to, off := k.NewReg64(), k.NewReg64()
 	k.Cvt64(off, k.lane16)
-	k.Add(to, k.dstPage, off)
+	k.Add(to, k.pageAddress("dst", PageSize), off)
 	for i := range PageSize / 512 {
 		k.StV4(ptx.Global, ptx.At(to, int64(512*i)), w)
 	}
@@ -260,17 +281,19 @@ func (k *decodeKernel) sameFilled() {
 // stageUnroll is the 16-byte loads a lane has in flight while staging.
 const stageUnroll = 4
 
-// stage copies the LZ4 payload (at most DecodeWarpBytes) to the end of the
-// warp's slice, at the multiple of 16 bytes that leaves at least 49 bytes
-// past its last byte: its whole 16-byte pieces with coalesced 16-byte
-// loads, lane l piece l, l+32, ... (stageUnroll loads in flight), then its
-// last length%16 bytes a byte a lane. Nothing past the payload is read. It
-// sets ip to the staged payload's first byte and op to the page's.
+// stage copies the LZ4 payload (at most maxDecodePayload bytes) to the end
+// of the warp's slice, at the multiple of 16 bytes that leaves at least
+// 49 bytes between its last byte and the slice's last decodePad bytes:
+// its whole 16-byte pieces with coalesced 16-byte loads, lane l piece l,
+// l+32, ... (stageUnroll loads in flight), then its last length%16 bytes
+// a byte a lane, and decodePad zero bytes after it. Nothing past the
+// payload is read. It sets ip to the staged payload's first byte and op to
+// the page's.
 func (k *decodeKernel) stage() {
 	k.Comment("GPU-11: the payload to the slice's end with 16-byte loads; the page is built in place below it")
 	x, pieces, base, c := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
 	off, from, to := k.NewReg64(), k.NewReg64(), k.NewReg64()
-	k.Sub(x, ptx.Imm(DecodeWarpBytes), k.length)
+	k.Sub(x, ptx.Imm(maxDecodePayload), k.length)
 	k.And(x, x, ptx.Hex(^uint32(PayloadAlign-1)))
 	k.Cvt64(off, x)
 	k.Add(k.ip, k.buf, off)
@@ -315,6 +338,12 @@ func (k *decodeKernel) stage() {
 	k.Add(to, k.ip, off)
 	k.If(in[0]).Ld(ptx.Global, "u8", b, ptx.At(from, 0))
 	k.If(in[0]).St(ptx.Shared, "u8", ptx.At(to, 0), b)
+	k.Cvt64(off, k.length)
+	k.Add(to, k.ip, off)
+	k.Add(to, to, k.lane64)
+	k.Mov(b, ptx.Imm(0))
+	k.St(ptx.Shared, "u8", ptx.At(to, 0), b)
+	k.Note("decodePad (32) zero bytes after the payload, a byte a lane")
 	k.WarpSync(ptx.FullMask)
 	k.Note("every lane's staged bytes before the parse reads them")
 }
@@ -365,8 +394,11 @@ func (k *decodeKernel) block() {
 	token, litLen, matchLen, offset := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
 	pos, back, x := k.NewReg32(), k.NewReg32(), k.NewReg32()
 	n64, to := k.NewReg64(), k.NewReg64()
-	seq, tail := k.NewLabel("sequence"), k.NewLabel("block_tail")
+	fast, seq, tail := k.NewLabel("fast_sequence"), k.NewLabel("sequence"), k.NewLabel("block_tail")
+	k.Place(fast)
+	k.fastSequence(fast, seq)
 	k.Place(seq)
+	k.Note("any other sequence, with its checks one by one")
 	k.SetpU(ptx.EQ, k.q, k.inLeft, ptx.Imm(0))
 	k.failIf(k.q, DecodeCorrupt)
 	k.Note("no token")
@@ -413,7 +445,7 @@ func (k *decodeKernel) block() {
 	k.Note("the match would reach the unread payload: the CPU's to decode")
 	k.copyMatch(offset, matchLen, pos, back, to)
 	k.Sub(k.outLeft, k.outLeft, matchLen)
-	k.BraUni(seq)
+	k.BraUni(fast)
 
 	k.Place(tail)
 	k.SetpU(ptx.NE, k.q, k.inLeft, ptx.Imm(0))
@@ -423,6 +455,85 @@ func (k *decodeKernel) block() {
 	k.failIf(k.q, DecodeShortPage)
 	k.Note("the block ends before the page")
 	k.storePage()
+}
+
+// fastSequence decodes the common sequence in one stretch of code with one
+// branch, for the GPU to overlap its loads: no length byte, fewer than 15
+// literals, a match of 4 to 18 bytes no longer than its offset, none of
+// fastlz4's checks failing, not the last sequence, and not reaching the
+// unread payload. It loads the token, the offset and the literals at once
+// (each within the payload and its decodePad zero bytes, as ip is at most
+// the payload's end and they are at most 17 bytes past it), then checks
+// that the sequence is such a one, else branches to general, which
+// decodes it with its checks one by one; it copies the literals and the
+// match a byte a lane, each after a bar.warp.sync, and branches to again.
+func (k *decodeKernel) fastSequence(again, general ptx.Label) {
+	token, lit, ml, offset, hi := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+	pos, back, need, total, v, x := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+	at, from, to := k.NewReg64(), k.NewReg64(), k.NewReg64()
+	bad, p, inLit, inMatch := k.NewPred(), k.NewPred(), k.NewPred(), k.NewPred()
+	k.Ld(ptx.Shared, "u8", token, ptx.At(k.ip, 0))
+	k.Shr(lit, token, ptx.Imm(4))
+	k.And(ml, token, ptx.Imm(15))
+	k.Cvt64(at, lit)
+	k.Add(at, at, k.ip)
+	k.Ld(ptx.Shared, "u8", offset, ptx.At(at, 1))
+	k.Ld(ptx.Shared, "u8", hi, ptx.At(at, 2))
+	k.Add(from, k.ip, k.lane64)
+	k.SetpU(ptx.LT, inLit, k.lane, lit)
+	k.If(inLit).Ld(ptx.Shared, "u8", v, ptx.At(from, 1))
+	k.Add(need, lit, ptx.Imm(3))
+	k.SetpU(ptx.GT, bad, need, k.inLeft)
+	k.Note("no token, literals past the payload, the last sequence or no offset")
+	k.SetpU(ptx.EQ, p, lit, ptx.Imm(15))
+	k.OrPred(bad, bad, p)
+	k.SetpU(ptx.EQ, p, ml, ptx.Imm(15))
+	k.OrPred(bad, bad, p)
+	k.Note("a length byte")
+	k.Add(ml, ml, ptx.Imm(minMatch))
+	k.Add(total, lit, ml)
+	k.SetpU(ptx.GT, p, total, k.outLeft)
+	k.OrPred(bad, bad, p)
+	k.Note("past the page")
+	k.Shl(hi, hi, ptx.Imm(8))
+	k.Or(offset, offset, hi)
+	k.Sub(pos, ptx.Imm(PageSize), k.outLeft)
+	k.Add(pos, pos, lit)
+	k.Sub(back, pos, offset)
+	k.SetpU(ptx.GE, p, back, pos)
+	k.OrPred(bad, bad, p)
+	k.Note("an offset of 0 or before the page")
+	k.SetpU(ptx.GT, p, ml, offset)
+	k.OrPred(bad, bad, p)
+	k.Note("a match that overlaps itself")
+	k.Sub(x, ml, ptx.Imm(3))
+	k.Cvt64(at, x)
+	k.Add(at, at, k.op)
+	k.SetpU64(ptx.GT, p, at, k.ip)
+	k.OrPred(bad, bad, p)
+	k.Note("a match reaching the unread payload: op + ml - 3 > ip")
+	k.If(bad).BraUni(general)
+	k.WarpSync(ptx.FullMask)
+	k.Note("the literals loaded before any lane stores over them, in place")
+	k.Add(to, k.op, k.lane64)
+	k.If(inLit).St(ptx.Shared, "u8", ptx.At(to, 0), v)
+	k.WarpSync(ptx.FullMask)
+	k.Note("the literals other lanes stored before the match reads them")
+	k.SetpU(ptx.LT, inMatch, k.lane, ml)
+	k.Add(x, back, k.lane)
+	k.Cvt64(from, x)
+	k.Add(from, from, k.buf)
+	k.If(inMatch).Ld(ptx.Shared, "u8", v, ptx.At(from, 0))
+	k.Cvt64(at, lit)
+	k.Add(to, to, at)
+	k.If(inMatch).St(ptx.Shared, "u8", ptx.At(to, 0), v)
+	k.Cvt64(at, need)
+	k.Add(k.ip, k.ip, at)
+	k.Sub(k.inLeft, k.inLeft, need)
+	k.Cvt64(at, total)
+	k.Add(k.op, k.op, at)
+	k.Sub(k.outLeft, k.outLeft, total)
+	k.BraUni(again)
 }
 
 // minMatch is LZ4's shortest match, which a match's 4-bit field counts
@@ -549,7 +660,7 @@ func (k *decodeKernel) storePage() {
 	from, to, off := k.NewReg64(), k.NewReg64(), k.NewReg64()
 	k.Cvt64(off, k.lane16)
 	k.Add(from, k.buf, off)
-	k.Add(to, k.dstPage, off)
+	k.Add(to, k.pageAddress("dst", PageSize), off)
 	v := make([]ptx.Vec4, PageSize/512)
 	for i := range v {
 		v[i] = ptx.Vec4{k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()}
