@@ -128,9 +128,8 @@ func buildDecodeKernel(m *ptx.Module) {
 	smem := k.Shared("pages", DecodeShared, 16)
 
 	k.Comment("GPU-11: warp w of block b decodes page 4b+w in its slice of shared memory")
-	tid, warp := k.NewReg32(), k.NewReg32()
-	k.page = k.NewReg32()
-	page := k.page
+	tid, warp, page := k.NewReg32(), k.NewReg32(), k.NewReg32()
+	k.page = page
 	k.lane, k.lane16, k.lane64 = k.NewReg32(), k.NewReg32(), k.NewReg64()
 	k.Mov(tid, ptx.TidX)
 	k.And(k.lane, tid, ptx.Imm(31))
@@ -282,8 +281,8 @@ func (k *decodeKernel) sameFilled() {
 const stageUnroll = 4
 
 // stage copies the LZ4 payload (at most maxDecodePayload bytes) to the end
-// of the warp's slice, at the multiple of 16 bytes that leaves at least
-// 49 bytes between its last byte and the slice's last decodePad bytes:
+// of the warp's slice, at the multiple of 16 bytes that ends it 49 to 64
+// bytes past the page's 4,096 and before the slice's last decodePad bytes:
 // its whole 16-byte pieces with coalesced 16-byte loads, lane l piece l,
 // l+32, ... (stageUnroll loads in flight), then its last length%16 bytes
 // a byte a lane, and decodePad zero bytes after it. Nothing past the
@@ -386,9 +385,10 @@ const copyUnroll = 4
 // the checks of fastlz4's sequence in their order, then stores the page.
 // Decoding in place, a match whose last byte would reach the payload's
 // next unread byte (op + length > ip) ends the page with DecodeBadPayload,
-// the CPU's to decode: no block that decodes to a page does (the slice's
-// 64 spare bytes exceed the most its tail's headers can outgrow its
-// output), and a literal copy from ip to op <= ip moves its bytes forward.
+// the CPU's to decode: no block that decodes to a page does (the 49 to 64
+// bytes the payload ends past the page exceed the most a valid block's
+// later headers can outgrow its later output by), and a literal copy from
+// ip to op <= ip moves its bytes forward.
 func (k *decodeKernel) block() {
 	k.Comment("PAGE-6: an LZ4 block, sequence by sequence, every check of fastlz4.sequence in its order")
 	token, litLen, matchLen, offset := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
