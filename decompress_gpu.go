@@ -271,9 +271,10 @@ func (c *Compressor) accountDecode(n int, err error, start time.Time) {
 
 // decodeErrors makes the *DecodeError of a GPU batch from its statuses
 // (GPU-11): a page of status DecodeBadPayload (a payload of the wrong
-// length or kind, or one too long for the GPU) is decoded on the CPU,
-// which gives its verdict; any other status gives fastlz4's error for the
-// page, so that the error is the one the CPU backends return (API-25).
+// length or kind, one too long for the GPU, or a malformed block the
+// kernel left to the CPU) is decoded on the CPU, which gives its verdict;
+// any other status gives fastlz4's error for the page, so that the error
+// is the one the CPU backends return (API-25).
 func decodeErrors(pages []CompressedPage, dst []Page, status []uint32) error {
 	var bad []*PageError
 	for i, s := range status {

@@ -49,30 +49,28 @@ func layoutChunk(pages []Output, offsets []uint32) decodeLayout {
 func align(n int) int { return (n + PayloadAlign - 1) &^ (PayloadAlign - 1) }
 
 // fill writes the descriptors and copies the payloads into piece, which
-// holds l.size bytes, from up to one goroutine per core.
+// holds l.size bytes, from up to one goroutine per core, each its share of
+// the pages' descriptors and payloads.
 func (l decodeLayout) fill(piece []byte, pages []Output) {
-	for i, p := range pages {
-		kind, data := gpuPayload(p)
-		d := piece[DescBytes*i : DescBytes*(i+1)]
-		binary.LittleEndian.PutUint32(d, l.offsets[i])
-		binary.LittleEndian.PutUint32(d[4:], uint32(len(data)))
-		binary.LittleEndian.PutUint32(d[8:], uint32(kind))
-		binary.LittleEndian.PutUint32(d[12:], 0)
-	}
 	parallel(len(pages), 256, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			_, data := gpuPayload(pages[i])
+			kind, data := gpuPayload(pages[i])
+			d := piece[DescBytes*i : DescBytes*(i+1)]
+			binary.LittleEndian.PutUint32(d, l.offsets[i])
+			binary.LittleEndian.PutUint32(d[4:], uint32(len(data)))
+			binary.LittleEndian.PutUint32(d[8:], uint32(kind))
+			binary.LittleEndian.PutUint32(d[12:], 0)
 			copy(piece[l.payload+int(l.offsets[i]):], data)
 		}
 	})
 }
 
 // maxDecodePayload is the longest payload the engine takes to the GPU:
-// 64 KiB, some 15 times the longest block that decodes to a page (PAGE-6),
-// so that a chunk's 32-bit offsets never wrap. A longer payload gets a
-// descriptor of kind 0, whose status is DecodeBadPayload, and its verdict
-// from the CPU (GPU-11).
-const maxDecodePayload = 64 << 10
+// the most of an LZ4 payload the kernel stages, some
+// bytes more than the longest block that decodes to a page (PAGE-6). A
+// longer payload gets a descriptor of kind 0, whose status is
+// DecodeBadPayload, and its verdict from the CPU (GPU-11).
+const maxDecodePayload = DecodeWarpBytes - decodePad
 
 // gpuPayload is what of p the GPU reads: its data, or nothing for a payload
 // longer than maxDecodePayload, whose kind it reads as 0.

@@ -291,9 +291,12 @@ func checkDecoded(c decodeCase, status uint32, out []byte) error {
 	code, _ := SplitStatus(status)
 	switch {
 	case code == DecodeBadPayload:
-		// The CPU's to decide: a payload of the wrong length or kind, or
-		// one too long for the GPU (gpuPayload).
-		if fastlz4.PayloadError(fastlz4.Kind(c.Kind), len(c.Data)) == nil && len(c.Data) <= maxDecodePayload {
+		// The CPU's to decide: a payload of the wrong length or kind, one
+		// too long for the GPU (gpuPayload), or a malformed block whose
+		// match would reach its unread bytes, decoded in place; never a
+		// block that decodes.
+		if fastlz4.PayloadError(fastlz4.Kind(c.Kind), len(c.Data)) == nil && len(c.Data) <= maxDecodePayload &&
+			(wantErr == nil || c.Kind != kindLZ4) {
 			return fmt.Errorf("bad payload (status %#x), fastlz4: %v", status, wantErr)
 		}
 	case (wantErr == nil) != (status == DecodeOK):

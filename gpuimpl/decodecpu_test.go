@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -168,15 +169,20 @@ func TestDecodeKernelOnCPU(t *testing.T) {
 	t.Logf("valid pages: %v, %.0f warp instructions per page", time.Since(t0).Round(time.Millisecond),
 		float64(mod.Steps()-steps0)/float64(len(valid)))
 	t0, steps0 = time.Now(), mod.Steps()
+	var toCPU atomic.Int64 // well-formed LZ4 payloads the kernel left to the CPU
 	report("hostile payload", mutated, parallelCheck(len(mutated), func(i int) error {
-		status, out, err := decodeAlone(mod, mutated[i])
+		c := mutated[i]
+		status, out, err := decodeAlone(mod, c)
 		if err != nil {
 			return fmt.Errorf("executor: %w", err)
 		}
-		return checkDecoded(mutated[i], status, out)
+		if code, _ := SplitStatus(status); code == DecodeBadPayload && c.Kind == kindLZ4 && len(c.Data) <= maxDecodePayload {
+			toCPU.Add(1)
+		}
+		return checkDecoded(c, status, out)
 	}))
-	t.Logf("hostile payloads, one launch each: %v, %.0f warp instructions per page", time.Since(t0).Round(time.Millisecond),
-		float64(mod.Steps()-steps0)/float64(len(mutated)))
+	t.Logf("hostile payloads, one launch each: %v, %.0f warp instructions per page; %d malformed blocks left to the CPU (a match reaching the unread payload)",
+		time.Since(t0).Round(time.Millisecond), float64(mod.Steps()-steps0)/float64(len(mutated)), toCPU.Load())
 	verdicts := map[string]int{}
 	for _, c := range mutated {
 		var p [PageSize]byte
@@ -333,14 +339,14 @@ func TestDecodeKernelInterface(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := mod.SharedBytes(DecodeKernelName); got != DecodeShared || DecodeShared != 16384 {
-		t.Errorf("%d bytes of shared memory, want %d = 16 KiB", got, DecodeShared)
+	if got := mod.SharedBytes(DecodeKernelName); got != DecodeShared || DecodeShared != 16768 {
+		t.Errorf("%d bytes of shared memory, want %d = 4 slices of 4,192 bytes", got, DecodeShared)
 	}
 }
 
 // Checks GPU-6 and GPU-11: the decode kernel assembles for every target
 // within its budgets: at most DecodeMaxRegisters registers, no spills, no
-// stack, 16 KiB of shared memory.
+// stack, 16,768 bytes of shared memory.
 func TestDecodeKernelResources(t *testing.T) {
 	for _, r := range assembleTargets(t, DecodePTX, DecodeKernelName) {
 		if r.Registers > DecodeMaxRegisters {
@@ -356,12 +362,31 @@ func TestDecodeKernelResources(t *testing.T) {
 }
 
 // Checks GPU-11 and EXEC-7: each bar.warp.sync of the decode kernel is
-// needed: without it, a page of matches reads bytes other lanes wrote with
-// no barrier between, which the executor reports as a race.
+// needed: without it, a page of matches reads bytes other lanes wrote, or
+// a literal copy in place overwrites payload bytes other lanes read, with
+// no barrier between, which the executor reports as a race. The pages:
+// valid ones of every kind and the blocks of inPlaceOverlapCase, whose
+// literals overwrite their own sequence's token: on the fast path (5
+// literals, a match of offset 4) and the general one's short and long
+// literal copies (a match of offset 1, which overlaps itself).
 func TestDecodeWarpSyncsAreNeeded(t *testing.T) {
 	text := DecodePTX(90)
 	rng := rand.New(rand.NewPCG(19, 28))
-	cases := validCases(4*len(pageKinds), rng, nil)
+	overlaps := []decodeCase{inPlaceOverlapCase(t, 5, 1), inPlaceOverlapCase(t, 5, 4), inPlaceOverlapCase(t, 40, 1)}
+	cases := append(validCases(4*len(pageKinds), rng, nil), overlaps...)
+	mod, err := ptxexec.Load(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range overlaps {
+		status, out, err := decodeAlone(mod, c)
+		if err == nil {
+			err = checkDecoded(c, status, out)
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", c.From, err)
+		}
+	}
 	lines := strings.Split(text, "\n")
 	syncs := 0
 	for i, line := range lines {
@@ -377,9 +402,48 @@ func TestDecodeWarpSyncsAreNeeded(t *testing.T) {
 			t.Errorf("without line %d %q: %v, want a shared-memory race", i+1, strings.TrimSpace(line), err)
 		}
 	}
-	if syncs != 3 {
-		t.Errorf("the decode kernel has %d bar.warp.sync, the test expects 3", syncs)
+	if syncs != 8 {
+		t.Errorf("the decode kernel has %d bar.warp.sync, the test expects 8", syncs)
 	}
+}
+
+// inPlaceOverlapCase is a malformed block of three sequences: the first
+// of a literal and a match of offset 1, the second of lits literals and a
+// match of 4 bytes, offset bytes back, the third of 200 literals, past the
+// page. The kernel stages a payload of n bytes (maxDecodePayload - n) &^
+// 15 bytes into the warp's slice; the first match ends 1 to lits-1 bytes
+// below the second sequence's token, so that its literals, copied in
+// place, overwrite it, and its match does not reach the unread payload.
+func inPlaceOverlapCase(t *testing.T, lits, offset int) decodeCase {
+	field := func(n int) (nibble byte, ext []byte) {
+		if n < 15 {
+			return byte(n), nil
+		}
+		for n -= 15; n >= 255; n -= 255 {
+			ext = append(ext, 255)
+		}
+		return 15, append(ext, byte(n))
+	}
+	sequence := func(lits, match, offset int) []byte {
+		ln, lext := field(lits)
+		mn, mext := field(match - minMatch)
+		b := append([]byte{ln<<4 | mn}, lext...)
+		b = append(b, bytes.Repeat([]byte{'a'}, lits)...)
+		b = append(b, byte(offset), byte(offset>>8))
+		return append(b, mext...)
+	}
+	for match := minMatch; match < PageSize-lits; match++ {
+		first, second := sequence(1, match, 1), sequence(lits, minMatch, offset)
+		third := sequence(200, minMatch, 1)[:1+1+200] // its token, a length byte, its literals
+		n := len(first) + len(second) + len(third)
+		gap := (maxDecodePayload-n)&^15 + len(first) - (1 + match) // ip - op after the first match
+		if gap >= 1 && gap < lits {
+			return decodeCase{Kind: kindLZ4, Data: slices.Concat(first, second, third),
+				From: fmt.Sprintf("in-place overlap of %d literals, a match of offset %d", lits, offset)}
+		}
+	}
+	t.Fatalf("no block whose %d literals overlap their token", lits)
+	return decodeCase{}
 }
 
 // FuzzDecodeKernel feeds payloads to the decode kernel on the executor,

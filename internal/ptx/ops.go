@@ -149,6 +149,7 @@ func init() {
 		"ld.shared.u8":              "r,a",
 		"ld.shared.u16":             "r,a",
 		"ld.shared.u32":             "r,a",
+		"ld.shared.v4.u32":          "v,a",
 		"st.shared.u8":              "a,r",
 		"st.shared.u16":             "a,r",
 		"st.relaxed.cta.shared.u16": "a,r",

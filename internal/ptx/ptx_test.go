@@ -107,6 +107,7 @@ func formsKernel(sm int) *Module {
 	v := Vec4{k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()}
 	k.LdV4(Global, v, At(buf, 16))
 	k.StV4(Shared, At(sh, 16), v)
+	k.LdV4(Shared, v, At(sh, 16))
 	k.StV4(Global, At(buf, 32), v)
 	k.Ld(Global, "u8", a, At(buf, 1))
 	k.Ld(Global, "u32", b, At(buf, 4))

@@ -80,9 +80,10 @@ func TestMemoryForms(t *testing.T) {
 		"add.u64 %rd9, %rd8, %rd6;",
 		"st.shared.v4.u32 [%rd9], {%r6, %r5, %r4, %r3};", // reversed words
 		"bar.warp.sync 0xffffffff;",
-		"ld.shared.u32 %r7, [%rd9+12];", // = %r3
-		"ld.shared.u16 %r8, [%rd9+2];",  // high half of %r6
-		"ld.shared.u8 %r9, [%rd9+1];",   // byte 1 of %r6
+		"ld.shared.u32 %r7, [%rd9+12];",                      // = %r3
+		"ld.shared.u16 %r8, [%rd9+2];",                       // high half of %r6
+		"ld.shared.u8 %r9, [%rd9+1];",                        // byte 1 of %r6
+		"ld.shared.v4.u32 {%r13, %r14, %r15, %r16}, [%rd9];", // = %r6, %r5, %r4, %r3
 		"add.u64 %rd10, %rd8, %rd4;",
 		"bar.warp.sync 0xffffffff;", // the loads above are done before other lanes overwrite
 		"st.shared.u8 [%rd10+0], %r1;",
@@ -94,7 +95,7 @@ func TestMemoryForms(t *testing.T) {
 		"ld.shared.u16 %r11, [%rd11+64];",
 		"st.shared.u32 [%rd9+512], %r1;",
 		"ld.shared.u32 %r12, [%rd9+512];",
-		"mul.wide.u32 %rd12, %r0, 32;",
+		"mul.wide.u32 %rd12, %r0, 48;",
 		"add.u64 %rd12, %rd1, %rd12;",
 		"st.global.u32 [%rd12], %r7;",
 		"st.global.u32 [%rd12+4], %r8;",
@@ -106,11 +107,15 @@ func TestMemoryForms(t *testing.T) {
 		"st.global.u8 [%rd12+25], %r1;",
 		"st.global.u8 [%rd12+26], %r1;",
 		"st.global.u8 [%rd12+27], %r1;",
+		"st.global.u32 [%rd12+28], %r13;",
+		"st.global.u32 [%rd12+32], %r14;",
+		"st.global.u32 [%rd12+36], %r15;",
+		"st.global.u32 [%rd12+40], %r16;",
 		"ret;",
 	}, nil)...)
 	m := mustLoad(t, text)
 	mem := NewMemory()
-	in, out := mem.Alloc(512), mem.Alloc(32*32)
+	in, out := mem.Alloc(512), mem.Alloc(32*48)
 	inb := mem.Bytes(in)
 	for i := range inb {
 		inb[i] = byte(i*7 + 3)
@@ -121,7 +126,7 @@ func TestMemoryForms(t *testing.T) {
 	ob := mem.Bytes(out)
 	word := func(at int) uint32 { return binary.LittleEndian.Uint32(inb[at:]) }
 	for l := 0; l < 32; l++ {
-		got := ob[32*l:]
+		got := ob[48*l:]
 		r1 := word(4 * l)
 		want := []uint32{
 			word(16 * l),              // %r7: the first word, stored last
@@ -131,6 +136,7 @@ func TestMemoryForms(t *testing.T) {
 			r1 & 0xffff,               // %r11
 			r1,                        // %r12
 			uint32(inb[128+l]) | r1<<8&0xff00 | r1<<16&0xff0000 | r1<<24&0xff000000, // bytes 24-27
+			word(16*l + 12), word(16*l + 8), word(16*l + 4), word(16 * l), // %r13 to %r16: the reversed words loaded back
 		}
 		for i, w := range want {
 			if g := binary.LittleEndian.Uint32(got[4*i:]); g != w {

@@ -153,6 +153,7 @@ var formTable = map[string]formSpec{
 	"ld.shared.u8":              {op: opLd, sig: "ra", space: spaceShared, width: 1},
 	"ld.shared.u16":             {op: opLd, sig: "ra", space: spaceShared, width: 2},
 	"ld.shared.u32":             {op: opLd, sig: "ra", space: spaceShared, width: 4},
+	"ld.shared.v4.u32":          {op: opLdV4, sig: "va", space: spaceShared, width: 16},
 	"st.global.v4.u32":          {op: opStV4, sig: "aV", space: spaceGlobal, width: 16},
 	"atom.global.inc.u32":       {op: opAtomInc, sig: "raR", space: spaceGlobal, width: 4},
 	"st.shared.u8":              {op: opSt, sig: "aX", space: spaceShared, width: 1},

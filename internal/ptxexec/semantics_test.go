@@ -196,7 +196,7 @@ func TestFormsHaveSemanticTests(t *testing.T) {
 		tested[st.form] = "TestSemantics"
 	}
 	for _, form := range []string{"ld.param.u64", "ld.global.u8", "ld.global.u32", "ld.global.v4.u32",
-		"st.global.u8", "st.global.u32", "ld.shared.u8", "ld.shared.u16", "ld.shared.u32",
+		"st.global.u8", "st.global.u32", "ld.shared.u8", "ld.shared.u16", "ld.shared.u32", "ld.shared.v4.u32",
 		"st.shared.u8", "st.shared.u16", "st.shared.u32", "st.shared.v4.u32"} {
 		tested[form] = "TestMemoryForms"
 	}
