@@ -44,7 +44,7 @@ nvidia-smi --query-gpu=index,name,driver_version,pcie.link.gen.max,pcie.link.wid
 echo "cores: $(nproc)" | tee -a $R/devices-$part.txt
 case $part in
 kernel)
-	for round in 1 2; do for v in v1 new; do
+	for round in $(seq ${ROUNDS:-2}); do for v in v1 new; do
 		exe=$B/lz4warp.test; [[ $v == v1 ]] && exe=$B/lz4warp-v1.test
 		step 120 $exe -test.run '^$' -test.benchtime 10x -test.timeout 5m \
 			-test.bench '^BenchmarkDecodeKernel$/gpu/^(mixed|coredump)$/' -batches 1000,10000,100000 2>&1 |
