@@ -1,0 +1,86 @@
+package fastlz4
+
+import (
+	"encoding/binary"
+	"math/bits"
+	"unsafe"
+)
+
+// The raw-page proof lets EncodePage store an incompressible page raw
+// (PAGE-5) without parsing it, with the bytes the parse would give: it
+// stores a page raw only where every LZ4 block of the page, whatever its
+// parse, is RawThreshold bytes or longer.
+//
+// Why that holds: call position x (0 <= x <= PageSize-2) a repeat when the
+// two bytes at x occur at an earlier position. A match of length L at
+// offset d copies its bytes from d back, so the L-1 positions from its
+// start to its second last byte are repeats, and matches do not overlap:
+// the M matches of a block cover at most R+M bytes, R the page's number of
+// repeats. The block holds the other bytes as literals, a token per
+// sequence (M+1) and a 2-byte offset per match, at least
+// PageSize-(R+M)+3M+1 >= PageSize+1-R bytes: RawThreshold or more where
+// R <= maxRepeats. Counting two bytes by a key of their low seenBits bits
+// can only count more repeats, never fewer: R is at most the number of
+// positions less the number of distinct keys.
+const (
+	seenBits   = 14 // 16 KiB of seen, in the L1 cache with the table
+	seenMask   = 1<<seenBits - 1
+	maxRepeats = PageSize + 1 - RawThreshold
+	// The proof runs only where at most probeRepeats of the first
+	// probeLen positions are repeats, as on nearly every random page
+	// (some 0.1 expected) and on few compressible ones: a heuristic that
+	// only decides where the proof's time is spent, never the bytes.
+	probeLen     = 64
+	probeRepeats = 2
+)
+
+// seenKeys is the memory of the proof: seen[k] == gen where key k occurs
+// in the page being checked. A new gen per page makes the old marks stale
+// without clearing 16 KiB.
+type seenKeys struct {
+	seen [1 << seenBits]byte
+	gen  byte
+}
+
+// certainlyRaw reports whether every LZ4 block of page is RawThreshold
+// bytes or longer (see above). It may report false for such a page.
+func (s *seenKeys) certainlyRaw(page *[PageSize]byte) bool {
+	if s.gen++; s.gen == 0 {
+		clear(s.seen[:])
+		s.gen = 1
+	}
+	distinct := countKeys(&s.seen, page, s.gen)
+	return distinct >= 0 && PageSize-1-distinct <= maxRepeats
+}
+
+// countKeysGo marks in seen, with gen, the keys of the two bytes at every
+// position of page and returns the number of distinct keys, or -1 where
+// more than probeRepeats of the first probeLen positions repeat an earlier
+// key, after marking those only.
+func countKeysGo(seen *[1 << seenBits]byte, page *[PageSize]byte, gen byte) int {
+	repeats := 0
+	for x := range probeLen {
+		k := binary.LittleEndian.Uint16(page[x:]) & seenMask
+		if seen[k] == gen {
+			repeats++
+		}
+		seen[k] = gen
+	}
+	if repeats > probeRepeats {
+		return -1
+	}
+	for x := probeLen; x < PageSize-1; x++ {
+		seen[binary.LittleEndian.Uint16(page[x:])&seenMask] = gen
+	}
+	// The marks counted eight at a time: a byte of w is 0 where the mark
+	// is gen, and a byte of z has its high bit set exactly where w's byte
+	// is 0.
+	const low7 = 0x7f7f7f7f7f7f7f7f
+	n, gens := 0, uint64(gen)*0x0101010101010101
+	for i := 0; i < len(seen); i += 8 {
+		w := *(*uint64)(unsafe.Pointer(&seen[i])) ^ gens
+		z := ^((w&low7 + low7) | w | low7)
+		n += bits.OnesCount64(z)
+	}
+	return n
+}
