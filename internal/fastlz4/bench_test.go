@@ -328,7 +328,8 @@ func inTurns(b *testing.B, n int, run func(codec string, lo, hi int) time.Durati
 // over each turn's fastest pass of each codec (the sums, over the turns
 // met, of the least time each took on that turn), which other jobs on a
 // shared machine disturb far less than the totals, as long as b.N passes
-// over each turn several times (b.N of 4*n/64 or more).
+// over each turn several times (b.N of 4*n/64 or more); and each codec's
+// fastest-ns/page, those sums per page.
 func inTurnsWith(b *testing.B, rival string, n int, run func(codec string, lo, hi int) time.Duration) {
 	const turn = 64
 	b.SetBytes(2 * turn * PageSize)
@@ -360,6 +361,8 @@ func inTurnsWith(b *testing.B, rival string, n int, run func(codec string, lo, h
 	b.ReportMetric(float64(fast.Nanoseconds())/float64(b.N*turn), "fastlz4-ns/page")
 	b.ReportMetric(float64(slow.Nanoseconds())/float64(b.N*turn), rival+"-ns/page")
 	b.ReportMetric(float64(slow)/float64(max(fast, 1)), "x-"+rival)
+	b.ReportMetric(float64(leastFast.Nanoseconds())/float64(len(fastest)*turn), "fastlz4-fastest-ns/page")
+	b.ReportMetric(float64(leastSlow.Nanoseconds())/float64(len(fastest)*turn), rival+"-fastest-ns/page")
 	b.ReportMetric(float64(leastSlow)/float64(max(leastFast, 1)), "x-"+rival+"-fastest")
 }
 

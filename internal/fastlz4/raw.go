@@ -26,10 +26,15 @@ const (
 	seenBits   = 14 // 16 KiB of seen, in the L1 cache with the table
 	seenMask   = 1<<seenBits - 1
 	maxRepeats = PageSize + 1 - RawThreshold
-	// The proof runs only where at most probeRepeats of the first
-	// probeLen positions are repeats, as on nearly every random page
-	// (some 0.1 expected) and on few compressible ones: a heuristic that
-	// only decides where the proof's time is spent, never the bytes.
+	// The proof runs only where the first 64 bytes have at most 2 zero
+	// bytes and at least 16 with the high bit set, and at most
+	// probeRepeats of the first probeLen positions are repeats, as on
+	// nearly every random page (0.25 zero bytes, 32 high bits and 0.1
+	// repeats expected) and on few compressible ones (text has no high
+	// bits, memory many zero bytes): heuristics that only decide where the
+	// proof's time is spent, never the bytes.
+	lookZeros    = 2
+	lookHigh     = 16
 	probeLen     = 64
 	probeRepeats = 2
 )
@@ -45,6 +50,18 @@ type seenKeys struct {
 // certainlyRaw reports whether every LZ4 block of page is RawThreshold
 // bytes or longer (see above). It may report false for such a page.
 func (s *seenKeys) certainlyRaw(page *[PageSize]byte) bool {
+	// Eight bytes at a time, each count in its byte: a byte of z is 1
+	// where w's is 0, of h where w's has its high bit set.
+	const low7, ones = 0x7f7f7f7f7f7f7f7f, 0x0101010101010101
+	var zeros, high uint64
+	for i := 0; i < 64; i += 8 {
+		w := binary.LittleEndian.Uint64(page[i:])
+		zeros += ^((w&low7 + low7) | w | low7) >> 7
+		high += w >> 7 & ones
+	}
+	if zeros*ones>>56 > lookZeros || high*ones>>56 < lookHigh {
+		return false
+	}
 	if s.gen++; s.gen == 0 {
 		clear(s.seen[:])
 		s.gen = 1
