@@ -2,8 +2,8 @@
 
 package fastlz4
 
-// useAVX2 says whether IsSameFilled, clearTable, fillPage and countKeys
-// run their AVX2 versions; tests clear it to run the portable ones.
+// useAVX2 says whether IsSameFilled, clearTable and fillPage run their
+// AVX2 versions; tests clear it to run the portable ones.
 var useAVX2 = hasAVX2()
 
 // hasAVX2 reports AVX2 with the YMM state enabled by the OS.
@@ -27,19 +27,6 @@ func clearTableAVX2(table *hashTable)
 //
 //go:noescape
 func fillPageAVX2(page *[PageSize]byte, word uint64)
-
-// countKeysAVX2 is countKeysGo, the count of the marks with AVX2
-// (avx2_amd64.s).
-//
-//go:noescape
-func countKeysAVX2(seen *[1 << seenBits]byte, page *[PageSize]byte, gen byte) int
-
-func countKeys(seen *[1 << seenBits]byte, page *[PageSize]byte, gen byte) int {
-	if useAVX2 {
-		return countKeysAVX2(seen, page, gen)
-	}
-	return countKeysGo(seen, page, gen)
-}
 
 func sameFilled(page *[PageSize]byte) bool {
 	if useAVX2 {

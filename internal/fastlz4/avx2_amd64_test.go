@@ -90,36 +90,3 @@ func TestFillPageAVX2MatchesGo(t *testing.T) {
 	})
 }
 
-// Checks PAGE-5: the AVX2 key count of the raw-page proof agrees with the
-// portable one, in its result and in the marks it leaves, whatever marks
-// earlier pages left and whatever the generation.
-func TestCountKeysAVX2MatchesGo(t *testing.T) {
-	if !useAVX2 {
-		t.Skip("no AVX2")
-	}
-	rapid.Check(t, func(t *rapid.T) {
-		var page [PageSize]byte
-		noise(page[:], rapid.Uint64().Draw(t, "seed"))
-		if rapid.Bool().Draw(t, "repeats") {
-			period := rapid.IntRange(1, 300).Draw(t, "period")
-			from := rapid.IntRange(0, PageSize-1).Draw(t, "from")
-			for i := max(from, period); i < PageSize; i++ {
-				page[i] = page[i-period]
-			}
-		}
-		var a, b [1 << seenBits]byte
-		stale := rapid.SliceOfN(rapid.Byte(), 64, 64).Draw(t, "stale")
-		for i := range a {
-			a[i] = stale[i%64] ^ byte(i>>6)
-		}
-		b = a
-		gen := rapid.Byte().Draw(t, "gen")
-		got, want := countKeysAVX2(&a, &page, gen), countKeysGo(&b, &page, gen)
-		if got != want {
-			t.Fatalf("AVX2 counts %d, Go %d", got, want)
-		}
-		if a != b {
-			t.Fatal("AVX2 and Go leave different marks")
-		}
-	})
-}

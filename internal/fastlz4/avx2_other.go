@@ -7,7 +7,3 @@ func sameFilled(page *[PageSize]byte) bool { return sameFilledGo(page) }
 func clearTable(table *hashTable) { clear(table[:]) }
 
 func fillPage(page *[PageSize]byte, word uint64) { fillPageGo(page, word) }
-
-func countKeys(seen *[1 << seenBits]byte, page *[PageSize]byte, gen byte) int {
-	return countKeysGo(seen, page, gen)
-}

@@ -1,10 +1,6 @@
 package fastlz4
 
-import (
-	"encoding/binary"
-	"math/bits"
-	"unsafe"
-)
+import "encoding/binary"
 
 // The raw-page proof lets EncodePage store an incompressible page raw
 // (PAGE-5) without parsing it, with the bytes the parse would give: it
@@ -73,31 +69,20 @@ func (s *seenKeys) certainlyRaw(page *[PageSize]byte) bool {
 // countKeysGo marks in seen, with gen, the keys of the two bytes at every
 // position of page and returns the number of distinct keys, or -1 where
 // more than probeRepeats of the first probeLen positions repeat an earlier
-// key, after marking those only.
+// key, after marking those only. A mark is at most gen (certainlyRaw
+// clears them all when gen wraps around), so a key is new where its mark
+// is less than gen.
 func countKeysGo(seen *[1 << seenBits]byte, page *[PageSize]byte, gen byte) int {
-	repeats := 0
-	for x := range probeLen {
+	distinct := 0
+	for x := range PageSize - 1 {
 		k := binary.LittleEndian.Uint16(page[x:]) & seenMask
-		if seen[k] == gen {
-			repeats++
+		if seen[k] < gen {
+			distinct++
+			seen[k] = gen
 		}
-		seen[k] = gen
+		if x == probeLen-1 && distinct < probeLen-probeRepeats {
+			return -1
+		}
 	}
-	if repeats > probeRepeats {
-		return -1
-	}
-	for x := probeLen; x < PageSize-1; x++ {
-		seen[binary.LittleEndian.Uint16(page[x:])&seenMask] = gen
-	}
-	// The marks counted eight at a time: a byte of w is 0 where the mark
-	// is gen, and a byte of z has its high bit set exactly where w's byte
-	// is 0.
-	const low7 = 0x7f7f7f7f7f7f7f7f
-	n, gens := 0, uint64(gen)*0x0101010101010101
-	for i := 0; i < len(seen); i += 8 {
-		w := *(*uint64)(unsafe.Pointer(&seen[i])) ^ gens
-		z := ^((w&low7 + low7) | w | low7)
-		n += bits.OnesCount64(z)
-	}
-	return n
+	return distinct
 }
