@@ -89,4 +89,3 @@ func TestFillPageAVX2MatchesGo(t *testing.T) {
 		}
 	})
 }
-
