@@ -15,9 +15,10 @@
 // func countKeysAsm(seen *[16384]byte, page *[4096]byte, gen byte) int
 //
 // countKeysGo: the first 64 positions, then the others eight a step, then
-// the last seven. The marks' stores, one a position at random places,
-// bound its speed (about a cycle a position); four counters keep the
-// additions off that path.
+// the last seven. Its five micro-ops a position bound its speed (about a
+// cycle a position on an Intel Xeon; without the stores it is only 6%
+// faster); four counters keep the carries' additions from forming one
+// chain.
 TEXT ·countKeysAsm(SB), NOSPLIT, $0-32
 	MOVQ    seen+0(FP), DI
 	MOVQ    page+8(FP), SI
