@@ -46,8 +46,9 @@ type seenKeys struct {
 // certainlyRaw reports whether every LZ4 block of page is RawThreshold
 // bytes or longer (see above). It may report false for such a page.
 func (s *seenKeys) certainlyRaw(page *[PageSize]byte) bool {
-	// Eight bytes at a time, each count in its byte: a byte of z is 1
-	// where w's is 0, of h where w's has its high bit set.
+	// Eight bytes at a time, each count in its own byte: a byte of w adds
+	// 1 to its byte of zeros where it is 0, to its byte of high where its
+	// high bit is set; the multiplications by ones add up the bytes.
 	const low7, ones = 0x7f7f7f7f7f7f7f7f, 0x0101010101010101
 	var zeros, high uint64
 	for i := 0; i < 64; i += 8 {
@@ -58,12 +59,17 @@ func (s *seenKeys) certainlyRaw(page *[PageSize]byte) bool {
 	if zeros*ones>>56 > lookZeros || high*ones>>56 < lookHigh {
 		return false
 	}
+	distinct := s.distinctKeys(page)
+	return distinct >= 0 && PageSize-1-distinct <= maxRepeats
+}
+
+// distinctKeys is countKeys with the next generation of marks.
+func (s *seenKeys) distinctKeys(page *[PageSize]byte) int {
 	if s.gen++; s.gen == 0 {
 		clear(s.seen[:])
 		s.gen = 1
 	}
-	distinct := countKeys(&s.seen, page, s.gen)
-	return distinct >= 0 && PageSize-1-distinct <= maxRepeats
+	return countKeys(&s.seen, page, s.gen)
 }
 
 // countKeysGo marks in seen, with gen, the keys of the two bytes at every

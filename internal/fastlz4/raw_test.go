@@ -79,22 +79,31 @@ func TestCertainlyRawOnDatasets(t *testing.T) {
 }
 
 // Checks PAGE-5: the proof's marks start afresh with each page, also when
-// its generation wraps around, so that a page is never proved raw by
-// marks of another: a page whose every two bytes are the same is never
-// proved raw, whatever came before it.
+// their generation wraps around: over 1,200 pages (four wraps), the keys
+// counted with the marks that the pages before left are those counted
+// with no marks at all, for a page of noise (proved raw every time) and
+// for one whose first 128 bytes of noise repeat, which passes the first
+// look and the probe and is LZ4 (never proved raw).
 func TestCertainlyRawGenerations(t *testing.T) {
-	var s seenKeys
-	var random, repeated [PageSize]byte
-	noise(random[:], 1)
-	for i := range repeated {
-		repeated[i] = byte(i % 3)
+	var noisy, periodic [PageSize]byte
+	noise(noisy[:], 1)
+	noise(periodic[:128], 2)
+	for i := 128; i < PageSize; i++ {
+		periodic[i] = periodic[i-128]
 	}
+	if kind, _ := reference.EncodePage(make([]byte, PageBound), &periodic); kind != KindLZ4 {
+		t.Fatalf("the periodic page is %v for the reference", kind)
+	}
+	var s seenKeys
 	for i := range 600 {
-		if !s.certainlyRaw(&random) {
-			t.Fatalf("check %d: a page of noise not proved raw", i)
-		}
-		if s.certainlyRaw(&repeated) {
-			t.Fatalf("check %d (generation %d): a repeating page proved raw", i, s.gen)
+		for _, page := range []*[PageSize]byte{&noisy, &periodic} {
+			want := new(seenKeys).distinctKeys(page)
+			if got := s.distinctKeys(page); got != want || want < 0 {
+				t.Fatalf("page %d (generation %d): %d keys, %d with fresh marks", i, s.gen, got, want)
+			}
+			if proved := s.certainlyRaw(page); proved != (page == &noisy) {
+				t.Fatalf("page %d (generation %d): proved raw %v", i, s.gen, proved)
+			}
 		}
 	}
 }
