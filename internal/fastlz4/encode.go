@@ -57,6 +57,7 @@ type Encoder struct {
 	// chunk found, its two candidates; encodeLoopAsm hashes the next chunk
 	// into the other half while it takes the current one's sequences.
 	cand [128]uint32
+	raw  seenKeys // EncodePage's proof that a page is raw (raw.go)
 }
 
 // hashTable is the table of PARSE-1: entry h holds the latest position
@@ -118,6 +119,11 @@ func (e *Encoder) EncodePage(dst []byte, page *[PageSize]byte) (Kind, int) {
 	}
 	if IsSameFilled(page) {
 		return KindSame, copy(dst, page[:8])
+	}
+	// PAGE-5: a page whose every LZ4 block would reach RawThreshold bytes,
+	// the canonical one included, is stored raw without parsing it.
+	if e.raw.certainlyRaw(page) {
+		return KindRaw, copy(dst, page[:])
 	}
 	// PAGE-5: a block of RawThreshold bytes or more is stored raw; the
 	// encoder gives up as soon as the block must reach that size.

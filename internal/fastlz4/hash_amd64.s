@@ -8,8 +8,9 @@
 // Per position p, in order, as ENTER (hash_amd64.h) says: u = the word at
 // p; h = hash(u) (PARSE-1); the entry e = table[h] goes to cand; table[h]
 // = p | e<<16 (PARSE-2); then whether c1 or c2 verifies (PARSE-3) is
-// shifted into R15 from the top: after the 8*groups positions, position
-// base+k is at bit 64-8*groups+k. There is no branch. The caller keeps the
+// shifted into R15 from the bottom, which REVERSE64 turns round: after the
+// 8*groups positions, position base+k is at bit 64-8*groups+k. There is
+// no branch. The caller keeps the
 // loads inside src: p+3 is at most len(src)-9, and c1 and c2, positions
 // entered before p, are below p.
 TEXT ·hashGroupsAsm(SB), NOSPLIT, $0-48
@@ -35,6 +36,7 @@ loop:
 	DECQ R13
 	JNZ  loop
 
+	REVERSE64(R15, AX, R8)
 	MOVQ R15, ret+40(FP)
 	RET
 

@@ -64,7 +64,8 @@
 // st.base; BX is B's next position to hash, from one round to the next.
 //
 // The frame holds the rest of B's state: 32(SP) where its next entry
-// goes, 40(SP) the verified set so far (complete after four rounds),
+// goes, 40(SP) the verified set so far (complete after four rounds; its
+// first position highest, see ENTER),
 // 48(SP) the rounds left, 56(SP) whether B exists, 64(SP) its base,
 // 72(SP) whether the loop is exiting; 80(SP) the offset of the last
 // match, or 0 if there was none since st.cursor and st.skipTo were last
@@ -87,6 +88,7 @@ TEXT ·encodeLoopAsm(SB), NOSPLIT, $120-48
 	MOVQ CX, 56(SP)
 	MOVQ $0, 48(SP)
 	MOVQ 80(R8), CX
+	REVERSE64(CX, DX, R15)   // 40(SP) holds the set as ENTERB builds it
 	MOVQ CX, 40(SP)
 	MOVQ 88(R8), CX
 	MOVQ CX, 64(SP)
@@ -357,6 +359,7 @@ finished:
 	// A = B.
 	MOVQ    64(SP), R9
 	MOVQ    40(SP), AX
+	REVERSE64(AX, CX, DX)
 	MOVQ    $0, 56(SP)
 	XORQ    $64, 72(R8)      // half
 	MOVQ    AX, 0(R8)        // m
@@ -561,6 +564,7 @@ exitpending:
 	MOVQ st+0(FP), R8
 	MOVB $1, 96(R8)
 	MOVQ 40(SP), CX
+	REVERSE64(CX, AX, DX)
 	MOVQ CX, 80(R8)          // bM
 	MOVQ 64(SP), CX
 	MOVQ CX, 88(R8)          // bBase
