@@ -22,8 +22,7 @@ import (
 //   - BenchmarkFromGo/<way>/<dataset>/<batch>: exactly <batch> pages of
 //     ordinary Go memory through CompressBatch, by way of the staging
 //     buffers of -fromgo.stage pages each (staged-<pages>) or of the
-//     engine's ring (ring), or staged on the calling goroutine alone
-//     (serial-<pages>), and the same pages from a page-locked
+//     engine's ring (ring), and the same pages from a page-locked
 //     PageBuffer through CompressBuffer (gpubuf), the engine's speed that
 //     CompressBatch is measured against; copyin-<pages> times the staging
 //     copies alone, no GPU, the host's share; into-<pages> is staged
@@ -68,8 +67,8 @@ func BenchmarkFromGo(b *testing.B) {
 	ways := []string{"gpubuf", "ring"}
 	var wayStage []int
 	for _, s := range stages {
-		ways = append(ways, fmt.Sprintf("staged-%d", s), fmt.Sprintf("serial-%d", s), fmt.Sprintf("copyin-%d", s), fmt.Sprintf("into-%d", s))
-		wayStage = append(wayStage, s, s, s, s)
+		ways = append(ways, fmt.Sprintf("staged-%d", s), fmt.Sprintf("copyin-%d", s), fmt.Sprintf("into-%d", s))
+		wayStage = append(wayStage, s, s, s)
 	}
 	for _, name := range dataset.Names() {
 		for _, size := range batchSizes(b) {
@@ -87,10 +86,6 @@ func BenchmarkFromGo(b *testing.B) {
 						compress = func() []CompressedPage { return gpuBenchRun(b, pages, buf) }
 					case way == "ring":
 						useFromGo(b, c, fromGoRing, stagePages)
-					case strings.HasPrefix(way, "serial-"):
-						useFromGo(b, c, fromGoStaged, wayStage[i-2])
-						stageOverlap = false
-						b.Cleanup(func() { stageOverlap = true })
 					case strings.HasPrefix(way, "copyin-"):
 						// The host's share alone: the chunks' copies
 						// into a staging buffer, no GPU.

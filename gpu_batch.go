@@ -83,101 +83,19 @@ func (c *Compressor) compressFromGo(p *devicePool, res *BatchResult, pages []Pag
 
 // compressStaged is compressFromGo through the staging buffers, each chunk
 // started on the least-loaded device (MD-2) and redone elsewhere after a
-// fault (MD-5). The timings add up the chunks'.
+// fault (MD-5). The timings add up the chunks'. One goroutine copies chunks
+// in while a staging buffer is free and copies payloads out when none is:
+// a second goroutine copying payloads out beside the copies in was slower
+// at 10,000 pages and, by data set, 13% slower to 25% faster at 100,000 on
+// an H100 host, whose memory both sets of copies share
+// (results/2026-11-28-h100-decode2).
 func (c *Compressor) compressStaged(p *devicePool, res *BatchResult, pages []Page) (gpuimpl.Timings, int, bool, error) {
-	if !stageOverlap {
-		return c.compressStagedSerial(p, res, pages)
-	}
 	res.Pages = res.ownPages(len(pages))
-	var (
-		mu     sync.Mutex // guards what follows, which both goroutines write
-		t      gpuimpl.Timings
-		stored int
-		onCPU  bool
-		failed error // the first error; the chunks on their way are waited for
-	)
-	fail := func(err error) {
-		mu.Lock()
-		defer mu.Unlock()
-		if failed == nil {
-			failed = err
-		}
+	type stagedChunk struct {
+		h     *gpuimpl.HostPages
+		q     *poolPending
+		lo, n int // the pages [lo, lo+n) of the batch that h holds
 	}
-	ok := func() bool {
-		mu.Lock()
-		defer mu.Unlock()
-		return failed == nil
-	}
-	// The collector waits for the chunks in order and copies their
-	// payloads out while this goroutine copies the next chunks in.
-	flights := make(chan stagedChunk, max(2, c.cfg.RingBufferSlots))
-	collected := make(chan struct{})
-	go func() {
-		defer close(collected)
-		for f := range flights {
-			gb, err := f.q.Wait()
-			if err != nil {
-				fail(err)
-			} else if ok() {
-				start := time.Now()
-				n := c.ownPayloads(res.Pages[f.lo:f.lo+f.n], gb.pages, res.arena)
-				assemble := time.Since(start)
-				ft := gb.timings
-				mu.Lock()
-				stored += n
-				t.Assemble += assemble
-				t.H2D, t.Kernel, t.D2H, t.Total = t.H2D+ft.H2D, t.Kernel+ft.Kernel, t.D2H+ft.D2H, t.Total+ft.Total
-				onCPU = onCPU || gb.cpuPages > 0
-				mu.Unlock()
-			}
-			c.putStage(p, f.h)
-		}
-	}()
-	var stage time.Duration
-	for lo, k := 0, 0; lo < len(pages) && ok(); k++ {
-		h, err := c.takeStage(p, true)
-		if err != nil {
-			fail(err)
-			break
-		}
-		n := stageChunk(len(pages)-lo, k)
-		start := time.Now()
-		c.cpu.forChunks(n, n, func(a, b int) { copy(h.Pages[a:b], pages[lo+a:lo+b]) })
-		stage += time.Since(start)
-		q, err := p.start(h.Pages[:n], h)
-		if err != nil {
-			c.putStage(p, h)
-			fail(err)
-			break
-		}
-		flights <- stagedChunk{h, q, lo, n}
-		lo += n
-	}
-	close(flights)
-	<-collected
-	// The host's copies are the batch's transfers: the device reads the
-	// pages and writes the payloads through the staging buffers' mapping.
-	t.Stage = stage
-	t.H2D, t.D2H = t.H2D+t.Stage, t.D2H+t.Assemble
-	return t, stored, onCPU, failed
-}
-
-// stageOverlap selects compressStaged's two goroutines, one copying chunks
-// in and one copying payloads out; the benchmarks clear it to compare with
-// compressStagedSerial, where one goroutine alternates the two.
-var stageOverlap = true
-
-// stagedChunk is a chunk of a staged batch on its way: its staging buffer,
-// its batch and the pages [lo, lo+n) of the batch it holds.
-type stagedChunk struct {
-	h     *gpuimpl.HostPages
-	q     *poolPending
-	lo, n int
-}
-
-// compressStagedSerial is compressStaged on the calling goroutine alone.
-func (c *Compressor) compressStagedSerial(p *devicePool, res *BatchResult, pages []Page) (gpuimpl.Timings, int, bool, error) {
-	res.Pages = res.ownPages(len(pages))
 	var (
 		t      gpuimpl.Timings
 		queue  []stagedChunk // oldest first
@@ -225,6 +143,8 @@ func (c *Compressor) compressStagedSerial(p *devicePool, res *BatchResult, pages
 		}
 		c.putStage(p, f.h)
 	}
+	// The host's copies are the batch's transfers: the device reads the
+	// pages and writes the payloads through the staging buffers' mapping.
 	t.H2D, t.D2H = t.H2D+t.Stage, t.D2H+t.Assemble
 	return t, stored, onCPU, failed
 }
