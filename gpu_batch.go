@@ -222,8 +222,20 @@ func (c *Compressor) putStage(p *devicePool, h *gpuimpl.HostPages) {
 // copied as one span, padding included: one large copy instead of one per
 // page (a raw page's payload, its input page, is a span of its own).
 func (c *Compressor) ownPayloads(dst []CompressedPage, out []CompressedPage, a *arena) int {
+	// The runtime's memmove writes copies of 1 MiB and more with
+	// non-temporal stores, which spare the memory the read of every line
+	// written: each worker copies a range of about that many bytes.
+	total := 0
+	for _, o := range out {
+		total += len(o.Data)
+	}
+	workers := c.cpu.goroutines()
+	size := len(out)
+	if total > 0 {
+		size = max(chunkSize(len(out), workers), int(int64(len(out))<<20/int64(total))+1)
+	}
 	var stored atomic.Int64
-	c.cpu.forChunks(len(out), len(out), func(lo, hi int) {
+	c.cpu.forChunksOf(len(out), size, workers, func(lo, hi int) {
 		spans := packedSpans(out[lo:hi])
 		total := 0
 		for _, s := range spans {
