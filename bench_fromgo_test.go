@@ -99,7 +99,7 @@ func BenchmarkFromGo(b *testing.B) {
 						compress = func() []CompressedPage {
 							for lo, k := 0, 0; lo < len(pages); k++ {
 								n := stageChunk(len(pages)-lo, k)
-								c.cpu.forChunks(n, n, func(a, b int) { copy(h.Pages[a:b], pages[lo+a:lo+b]) })
+								c.stagePages(h.Pages[:n], pages[lo:lo+n])
 								lo += n
 							}
 							return none

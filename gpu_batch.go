@@ -113,7 +113,7 @@ func (c *Compressor) compressStaged(p *devicePool, res *BatchResult, pages []Pag
 			if h != nil {
 				n := stageChunk(len(pages)-lo, k)
 				start := time.Now()
-				c.cpu.forChunks(n, n, func(a, b int) { copy(h.Pages[a:b], pages[lo+a:lo+b]) })
+				c.stagePages(h.Pages[:n], pages[lo:lo+n])
 				t.Stage += time.Since(start)
 				q, err := p.start(h.Pages[:n], h)
 				if err != nil {
@@ -147,6 +147,15 @@ func (c *Compressor) compressStaged(p *devicePool, res *BatchResult, pages []Pag
 	// pages and writes the payloads through the staging buffers' mapping.
 	t.H2D, t.D2H = t.H2D+t.Stage, t.D2H+t.Assemble
 	return t, stored, onCPU, failed
+}
+
+// stagePages copies src into dst, a staging buffer's pages, over the
+// workers, in pieces of up to 256 pages: 1 MiB, from which the runtime's
+// memmove stores non-temporally, sparing the memory the read of every line
+// written, which the device reads next anyway.
+func (c *Compressor) stagePages(dst, src []Page) {
+	workers := c.cpu.goroutines()
+	c.cpu.forChunksOf(len(src), max(minChunk, min(256, len(src)/workers)), workers, func(a, b int) { copy(dst[a:b], src[a:b]) })
 }
 
 // takeStage returns a free staging buffer of pool p, page-locked for each
