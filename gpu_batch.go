@@ -245,7 +245,7 @@ func (c *Compressor) ownPayloads(dst []CompressedPage, out []CompressedPage, a *
 	}
 	var stored atomic.Int64
 	c.cpu.forChunksOf(len(out), size, workers, func(lo, hi int) {
-		spans := packedSpans(out[lo:hi])
+		spans, in := packedSpans(out[lo:hi])
 		total := 0
 		for _, s := range spans {
 			total += len(s)
@@ -259,23 +259,21 @@ func (c *Compressor) ownPayloads(dst []CompressedPage, out []CompressedPage, a *
 				at += copy(buf[at:], s)
 			}
 		}
-		// Each payload lies at its distance from the start of its span;
-		// span k starts at offset at in buf.
-		k, at, payloads := 0, 0, 0
+		// Each payload lies in buf where its span was copied, at its
+		// distance from the span's start.
+		at := make([]int, len(spans))
+		for k := 1; k < len(spans); k++ {
+			at[k] = at[k-1] + len(spans[k-1])
+		}
+		payloads := 0
 		for i := lo; i < hi; i++ {
-			data := out[i].Data
-			from := at
+			data, k := out[i].Data, in[i-lo]
+			from := 0
 			if len(data) > 0 {
-				p := uintptr(unsafe.Pointer(unsafe.SliceData(data)))
-				for p < spanStart(spans[k]) || p >= spanStart(spans[k])+uintptr(len(spans[k])) {
-					at += len(spans[k])
-					k++
-				}
-				from = at + int(p-spanStart(spans[k]))
+				from = at[k] + int(spanStart(data)-spanStart(spans[k]))
 			}
-			n := len(data)
-			dst[i] = CompressedPage{Kind: out[i].Kind, Data: buf[from : from+n : from+n]}
-			payloads += n
+			dst[i] = CompressedPage{Kind: out[i].Kind, Data: buf[from : from+len(data) : from+len(data)]}
+			payloads += len(data)
 		}
 		stored.Add(int64(payloads))
 	})
@@ -285,22 +283,37 @@ func (c *Compressor) ownPayloads(dst []CompressedPage, out []CompressedPage, a *
 func spanStart(s []byte) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(s))) }
 
 // packedSpans returns the memory that holds the payloads of out, as spans
-// of payloads that follow one another with at most 15 bytes between them.
-func packedSpans(out []CompressedPage) [][]byte {
-	var spans [][]byte
-	var start, end uintptr // the current span
-	for _, o := range out {
+// of payloads that follow one another with at most 15 bytes between them,
+// and the span of each payload (0 for an empty one). The packed payloads
+// of a chunk are one span whatever raw pages lie between them: a payload
+// may extend the span last extended or the one extended before it, so that
+// the packed payloads and the raw pages (their input pages, elsewhere) each
+// keep theirs.
+func packedSpans(out []CompressedPage) (spans [][]byte, in []int) {
+	in = make([]int, len(out))
+	last, other := -1, -1
+	extends := func(k int, p uintptr) bool {
+		if k < 0 {
+			return false
+		}
+		end := spanStart(spans[k]) + uintptr(len(spans[k]))
+		return p >= end && p-end < 16
+	}
+	for i, o := range out {
 		if len(o.Data) == 0 {
 			continue
 		}
 		p := spanStart(o.Data)
-		if len(spans) > 0 && p >= end && p-end < 16 {
-			end = p + uintptr(len(o.Data))
-			spans[len(spans)-1] = unsafe.Slice(unsafe.SliceData(spans[len(spans)-1]), end-start)
-			continue
+		switch {
+		case extends(last, p):
+		case extends(other, p):
+			last, other = other, last
+		default:
+			spans = append(spans, o.Data[:0])
+			last, other = len(spans)-1, last
 		}
-		start, end = p, p+uintptr(len(o.Data))
-		spans = append(spans, o.Data)
+		spans[last] = unsafe.Slice(unsafe.SliceData(spans[last]), p+uintptr(len(o.Data))-spanStart(spans[last]))
+		in[i] = last
 	}
-	return spans
+	return spans, in
 }

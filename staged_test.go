@@ -23,10 +23,13 @@ func TestOwnPayloadsCopiesPackedSpans(t *testing.T) {
 		staging := make([]byte, n*3072)
 		pages := make([]Page, n)
 		out := make([]CompressedPage, n)
-		at, want := 0, 0
+		at, want, rawRuns := 0, 0, 0
 		for i := range out {
 			switch rng.IntN(4) {
 			case 0: // raw: the input page
+				if i == 0 || out[i-1].Kind != KindRaw {
+					rawRuns++
+				}
 				for j := range pages[i] {
 					pages[i][j] = byte(rng.Uint32())
 				}
@@ -44,6 +47,10 @@ func TestOwnPayloadsCopiesPackedSpans(t *testing.T) {
 				at += (size + 15) &^ 15
 			}
 			want += len(out[i].Data)
+		}
+		// The packed payloads are one span, each run of raw pages one.
+		if spans, _ := packedSpans(out); len(spans) > rawRuns+1 {
+			t.Fatalf("round %d: %d spans for %d runs of raw pages", round, len(spans), rawRuns)
 		}
 		var a *arena
 		if round%2 == 1 {
