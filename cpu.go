@@ -73,25 +73,15 @@ func newCPULimit(workers int) cpuLimit {
 // from an atomic counter, and waits for them; it returns the number of
 // goroutines.
 func (l cpuLimit) forChunks(n, maxWorkers int, fn func(lo, hi int)) int {
-	workers := max(1, min(l.goroutines(), maxWorkers))
-	return l.forChunksOf(n, chunkSize(n, workers), workers, fn)
-}
-
-// goroutines is the most goroutines a batch may use.
-func (l cpuLimit) goroutines() int {
-	if l.workers > 0 {
-		return l.workers
+	workers := l.workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
 	}
-	return runtime.GOMAXPROCS(0)
-}
-
-// forChunksOf is forChunks with chunks of size elements and up to workers
-// goroutines.
-func (l cpuLimit) forChunksOf(n, size, workers int, fn func(lo, hi int)) int {
 	if n <= 0 {
 		return 0
 	}
-	size = max(1, size)
+	workers = max(1, min(workers, maxWorkers))
+	size := chunkSize(n, workers)
 	workers = max(1, min(workers, (n+size-1)/size))
 	var next atomic.Int64
 	work := func() {

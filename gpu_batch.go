@@ -150,12 +150,9 @@ func (c *Compressor) compressStaged(p *devicePool, res *BatchResult, pages []Pag
 }
 
 // stagePages copies src into dst, a staging buffer's pages, over the
-// workers, in pieces of up to 256 pages: 1 MiB, from which the runtime's
-// memmove stores non-temporally, sparing the memory the read of every line
-// written, which the device reads next anyway.
+// workers.
 func (c *Compressor) stagePages(dst, src []Page) {
-	workers := c.cpu.goroutines()
-	c.cpu.forChunksOf(len(src), max(minChunk, min(256, len(src)/workers)), workers, func(a, b int) { copy(dst[a:b], src[a:b]) })
+	c.cpu.forChunks(len(src), len(src), func(a, b int) { copy(dst[a:b], src[a:b]) })
 }
 
 // takeStage returns a free staging buffer of pool p, page-locked for each
@@ -231,20 +228,8 @@ func (c *Compressor) putStage(p *devicePool, h *gpuimpl.HostPages) {
 // copied as one span, padding included: one large copy instead of one per
 // page (a raw page's payload, its input page, is a span of its own).
 func (c *Compressor) ownPayloads(dst []CompressedPage, out []CompressedPage, a *arena) int {
-	// The runtime's memmove writes copies of 1 MiB and more with
-	// non-temporal stores, which spare the memory the read of every line
-	// written: each worker copies a range of about that many bytes.
-	total := 0
-	for _, o := range out {
-		total += len(o.Data)
-	}
-	workers := c.cpu.goroutines()
-	size := len(out)
-	if total > 0 {
-		size = max(chunkSize(len(out), workers), int(int64(len(out))<<20/int64(total))+1)
-	}
 	var stored atomic.Int64
-	c.cpu.forChunksOf(len(out), size, workers, func(lo, hi int) {
+	c.cpu.forChunks(len(out), len(out), func(lo, hi int) {
 		spans, in := packedSpans(out[lo:hi])
 		total := 0
 		for _, s := range spans {
