@@ -29,13 +29,15 @@ gpu-binaries:
 	chmod +x $(GPU_BUILD)/run.sh
 	@du -sh $(GPU_BUILD)
 
-# gpu-pack is gpu-binaries with the lz4 command, its liblz4 and the stream
-# scripts, in one compressed file (build/pack/gpu.tgz) that fits the device
-# tool's carry limit; on the device: tar xzf build/pack/gpu.tgz -C build.
+# gpu-pack packs what gpu-binaries built, with anything added to it since,
+# the lz4 command, its liblz4 and the stream scripts, in one compressed file
+# (build/pack/gpu.tgz) that fits the device tool's carry limit; on the
+# device: tar xzf build/pack/gpu.tgz -C build.
 GPU_PACK ?= $(BUILD)/pack/gpu.tgz
 
 .PHONY: gpu-pack
-gpu-pack: gpu-binaries lz4-tool
+gpu-pack: lz4-tool
+	@test -x $(GPU_BUILD)/lz4warp.test || { echo "gpu-pack: run make gpu-binaries first"; exit 1; }
 	mkdir -p $(GPU_BUILD)/lib $(dir $(GPU_PACK))
 	cp $(LZ4) $(GPU_BUILD)/lz4
 	@for l in $$(ldd $(LZ4) | awk '/=>/ && $$1 ~ /liblz4/ {print $$3}'); do cp $$l $(GPU_BUILD)/lib/; done
