@@ -203,7 +203,7 @@ func (zw *Writer) start() {
 	}
 	zw.kept = zw.kept[:0]
 	// The goroutines take this frame's channels: those of a frame Reset
-	// ended may still be ending while the next frame's start.
+	// ended may still be ending while the next frame starts.
 	if zw.opts.backend == BackendGPU {
 		go zw.runGPU(zw.work)
 	} else {
