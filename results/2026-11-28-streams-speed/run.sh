@@ -169,3 +169,33 @@ stage() { # file, regexp: the cumulative seconds of the first line matching
 	done
 	echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 } | tee "$out/stages.txt"
+
+# Per command: the best and the median wall time of the rounds, and the
+# median CPU time; then the ratios the issue sets on 2 cores (lz4's time
+# over lz4warp's: above 1 is faster), from the best rounds, which the
+# machine's other load disturbed least.
+awk '{
+	split($0, f, " wall "); name = f[1]; sub(/ +$/, "", name)
+	split(f[2], w, " "); split($0, c, " cpu "); split(c[2], u, " ")
+	n[name]++; wall[name, n[name]] = w[1]; cpu[name, n[name]] = u[1]
+	if (!(name in seen)) { seen[name] = 1; order[++k] = name }
+}
+function med(a, name, m,    i, j, t, v) {
+	for (i = 1; i <= m; i++) v[i] = a[name, i]
+	for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+	return (m % 2) ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2
+}
+function best(name,    i, b) { b = wall[name, 1]; for (i = 2; i <= n[name]; i++) if (wall[name, i] < b) b = wall[name, i]; return b }
+END {
+	printf "%-40s %8s %8s %8s\n", "command", "best s", "median s", "cpu s"
+	for (i = 1; i <= k; i++) printf "%-40s %8.3f %8.3f %8.3f\n", order[i], best(order[i]), med(wall, order[i], n[order[i]]), med(cpu, order[i], n[order[i]])
+	printf "\nratios, lz4 time / lz4warp time (best rounds; median CPU time in brackets)\n"
+	for (v = 0; v < 2; v++) {
+		r = v ? "head" : "base"
+		printf "%s: decompress our frames %.2fx lz4 -dc (%.2fx); lz4 frames %.2fx (%.2fx); compress %.2fx lz4 -1 -c (%.2fx), --no-frame-crc %.2fx\n", r,
+			best("lz4 -dc (lz4warp frame)") / best(r ": lz4warp -dc (lz4warp frame)"), med(cpu, "lz4 -dc (lz4warp frame)", n["lz4 -dc (lz4warp frame)"]) / med(cpu, r ": lz4warp -dc (lz4warp frame)", n[r ": lz4warp -dc (lz4warp frame)"]),
+			best("lz4 -dc (lz4 frame)") / best(r ": lz4warp -dc (lz4 frame)"), med(cpu, "lz4 -dc (lz4 frame)", n["lz4 -dc (lz4 frame)"]) / med(cpu, r ": lz4warp -dc (lz4 frame)", n[r ": lz4warp -dc (lz4 frame)"]),
+			best("lz4 -1 -c") / best(r ": lz4warp -c"), med(cpu, "lz4 -1 -c", n["lz4 -1 -c"]) / med(cpu, r ": lz4warp -c", n[r ": lz4warp -c"]),
+			best("lz4 -1 -c") / best(r ": lz4warp -c --no-frame-crc")
+	}
+}' "$out/commands.txt" | tee "$out/summary.txt"
