@@ -16,6 +16,7 @@ import (
 	"github.com/pierrec/lz4/v4"
 
 	"github.com/lz4warp/lz4warp/internal/dataset"
+	"github.com/lz4warp/lz4warp/internal/gputest"
 	"github.com/lz4warp/lz4warp/internal/lz4cmd"
 	"github.com/lz4warp/lz4warp/internal/lz4frame"
 	"github.com/lz4warp/lz4warp/internal/xxh32"
@@ -379,9 +380,7 @@ func TestShortBlockEveryLength(t *testing.T) {
 // through Reset, which keeps the page-locked buffers; skipped without a
 // GPU.
 func TestWriterGPUSameBytes(t *testing.T) {
-	if !GPUAvailable() {
-		t.Skip("no GPU")
-	}
+	gputest.Require(t)
 	c, err := NewGPUBatchCompressor(DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
