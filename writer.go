@@ -572,7 +572,6 @@ func (zw *Writer) finishGPU(started <-chan *startedBatch) {
 // frameGPU frames a batch's GPU results on every core, in ranges of pages
 // that become the batch's output segments.
 func (zw *Writer) frameGPU(b *streamBatch, res *BatchResult) {
-	f := pageFramer{blockChecksum: zw.opts.frame.BlockChecksum}
 	full := b.n / PageSize
 	ranges := max(1, min(runtime.GOMAXPROCS(0), full/64))
 	out := b.segments(ranges)
@@ -581,7 +580,7 @@ func (zw *Writer) frameGPU(b *streamBatch, res *BatchResult) {
 		lo, hi := full*r/ranges, full*(r+1)/ranges
 		wg.Go(func() {
 			start := time.Now()
-			rf := f.clone()
+			rf := &pageFramer{blockChecksum: zw.opts.frame.BlockChecksum}
 			seg := emptied(out[r], (hi-lo+1)*lz4frame.BlockBound(PageSize))
 			for i := lo; i < hi; i++ {
 				p := res.Pages[i]
@@ -608,8 +607,6 @@ type pageFramer struct {
 	blocks        [4][]byte
 	next          int
 }
-
-func (f *pageFramer) clone() *pageFramer { c := *f; return &c }
 
 func (f *pageFramer) appendPage(dst []byte, kind PageKind, data []byte, page *Page) []byte {
 	var block []byte

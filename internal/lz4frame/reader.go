@@ -256,7 +256,8 @@ func (r *Reader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// WriteTo implements io.WriterTo, writing each block's data directly.
+// WriteTo implements io.WriterTo, writing each batch's (or linked or legacy
+// block's) data directly.
 func (r *Reader) WriteTo(w io.Writer) (int64, error) {
 	var total int64
 	for {
@@ -624,14 +625,13 @@ func (r *Reader) readGroup(g *group) {
 	}
 	// The chunk starts with the unconsumed input, which the buffer of the
 	// group's last use (or a new one) takes.
-	chunk := r.in
-	if r.pos > 0 || len(chunk) < inputSize {
+	if r.pos > 0 || len(r.in) < inputSize {
 		if cap(g.chunk) < max(inputSize, r.buffered()) || cap(g.chunk) > limit {
 			g.chunk = make([]byte, max(inputSize, r.buffered()))
 		}
-		chunk = g.chunk[:cap(g.chunk)]
-		r.lim = copy(chunk, r.in[r.pos:r.lim])
-		r.pos, r.in, g.chunk = 0, chunk, r.in
+		buf := g.chunk[:cap(g.chunk)]
+		r.lim = copy(buf, r.in[r.pos:r.lim])
+		r.pos, r.in, g.chunk = 0, buf, r.in
 	}
 	g.blocks, g.next, g.errNext, g.endAt, g.err = g.blocks[:0], 0, false, -1, nil
 	g.hashed = make(chan struct{})
