@@ -381,6 +381,31 @@ func ExampleNewWriter() {
 	// Output: 52000 bytes in 716 bytes; restored: true
 }
 
+// Reset ends one frame and starts the next with the Writer's batches (on
+// the GPU, page-locked buffers made once); Close ends the last.
+func ExampleWriter_Reset() {
+	var first, second bytes.Buffer
+	zw, err := lz4warp.NewWriter(&first, nil)
+	if err != nil {
+		panic(err)
+	}
+	zw.Write([]byte("the first file's pages"))
+	if err := zw.Reset(&second); err != nil {
+		panic(err)
+	}
+	zw.Write([]byte("the second file's pages"))
+	if err := zw.Close(); err != nil {
+		panic(err)
+	}
+	for _, frame := range []*bytes.Buffer{&first, &second} {
+		data, err := io.ReadAll(lz4warp.NewReader(frame))
+		fmt.Printf("%q %v\n", data, err)
+	}
+	// Output:
+	// "the first file's pages" <nil>
+	// "the second file's pages" <nil>
+}
+
 // A Reader reads any frame the lz4 command writes; errors give the byte
 // offset of the faulty element.
 func ExampleNewReader() {

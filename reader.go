@@ -24,12 +24,13 @@ type FrameError = lz4frame.Error
 // lz4 command writes (block sizes of 64 KiB to 4 MiB, linked or
 // independent blocks, block checksums, content size, the legacy format),
 // skippable frames and several frames one after the other. Independent
-// blocks are decoded in parallel on every core by the project's fast
-// decoder, and the content checksum is computed beside them. Memory is
-// bounded whatever a frame claims: a few groups of blocks of at most
-// 4 MiB (8 MiB in the legacy format) and the 64 KiB window of linked
-// blocks. Corrupt, truncated or hostile input gives a *FrameError with its
-// byte offset, never a panic (STREAM-4).
+// blocks are read in large chunks and decoded in batches in parallel on
+// every core by the project's fast decoder, and the content checksum is
+// computed beside them. Memory is bounded whatever a frame claims: a few
+// groups of at most 1 MiB of input (two blocks of 4 MiB) and 8 MiB of
+// decoded bound, one block of 8 MiB in the legacy format, and the 64 KiB
+// window of linked blocks. Corrupt, truncated or hostile input gives a
+// *FrameError with its byte offset, never a panic (STREAM-4).
 type Reader struct {
 	r *lz4frame.Reader
 }
@@ -40,8 +41,9 @@ func NewReader(r io.Reader) *Reader { return &Reader{r: lz4frame.NewReader(r)} }
 // Read implements io.Reader.
 func (r *Reader) Read(p []byte) (int, error) { return r.r.Read(p) }
 
-// WriteTo writes the decompressed stream to w, block by block without an
-// intermediate copy, until the stream ends or an error.
+// WriteTo writes the decompressed stream to w without an intermediate
+// copy, a batch of blocks (often hundreds of KiB) per call, until the
+// stream ends or an error.
 func (r *Reader) WriteTo(w io.Writer) (int64, error) { return r.r.WriteTo(w) }
 
 // Offset is the number of compressed bytes consumed so far.

@@ -4,17 +4,26 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
+	"sync/atomic"
 	"testing"
 	"unsafe"
 
 	"github.com/lz4warp/lz4warp/internal/dataset"
+	"github.com/lz4warp/lz4warp/internal/xxh32"
 )
 
 // The stream benchmarks: BenchmarkWriter/<backend>/<dataset>/crc=<bool>
 // compresses 64 MiB of a data set through a Writer into io.Discard (the
-// gpu rows run where a GPU is present), BenchmarkStreamReader/<dataset>
-// decompresses the Writer's frame of it; b.SetBytes of the uncompressed
-// bytes. For example:
+// gpu rows run where a GPU is present), one frame per iteration through
+// one Writer (Reset between frames, so that the GPU's buffers are
+// page-locked once); it reports where the time goes as a percentage of
+// the wall time per stage (writerStages: fill-%, freewait-%, hash-%,
+// start-%, gpuwait-%, frame-% summed over the goroutines, write-%): a
+// serial stage near 100 holds the others back. BenchmarkStreamReader/<dataset>
+// decompresses the Writer's frame of it into /dev/null, as the command's
+// measured runs do (every Write a system call). b.SetBytes of the
+// uncompressed bytes. For example:
 //
 //	go test -run '^$' -bench 'Writer/simd/mixed' .
 
@@ -47,18 +56,22 @@ func BenchmarkWriter(b *testing.B) {
 			data := streamBenchData(b, set)
 			for _, crc := range []bool{true, false} {
 				b.Run(fmt.Sprintf("%v/%s/crc=%v", backend, set, crc), func(b *testing.B) {
+					zw, err := NewWriter(io.Discard, gpu, WriterBackend(backend), WriterContentChecksum(crc))
+					if err != nil {
+						b.Fatal(err)
+					}
 					b.SetBytes(int64(len(data)))
 					for b.Loop() {
-						zw, err := NewWriter(io.Discard, gpu, WriterBackend(backend), WriterContentChecksum(crc))
-						if err != nil {
-							b.Fatal(err)
-						}
 						if _, err := zw.ReadFrom(bytes.NewReader(data)); err != nil {
 							b.Fatal(err)
 						}
-						if err := zw.Close(); err != nil {
+						if err := zw.Reset(io.Discard); err != nil {
 							b.Fatal(err)
 						}
+					}
+					reportStages(b, &zw.stages)
+					if err := zw.Close(); err != nil {
+						b.Fatal(err)
 					}
 				})
 			}
@@ -66,17 +79,89 @@ func BenchmarkWriter(b *testing.B) {
 	}
 }
 
+// reportStages reports a Writer's stages as percentages of the wall time.
+func reportStages(b *testing.B, s *writerStages) {
+	wall := float64(b.Elapsed())
+	for _, st := range []struct {
+		name string
+		ns   *atomic.Int64
+	}{
+		{"fill", &s.fill}, {"freewait", &s.freeWait}, {"hash", &s.hash}, {"start", &s.start},
+		{"gpuwait", &s.gpuWait}, {"frame", &s.frame}, {"write", &s.write},
+	} {
+		b.ReportMetric(100*float64(st.ns.Load())/wall, st.name+"-%")
+	}
+}
+
 func BenchmarkStreamReader(b *testing.B) {
+	var out io.Writer = io.Discard
+	if f, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0); err == nil {
+		defer f.Close()
+		out = f
+	}
 	for _, set := range streamBenchSets {
 		data := streamBenchData(b, set)
 		frame := compressStream(b, data)
 		b.Run(set, func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			for b.Loop() {
-				if n, err := NewReader(bytes.NewReader(frame)).WriteTo(io.Discard); err != nil || n != int64(len(data)) {
+				if n, err := NewReader(bytes.NewReader(frame)).WriteTo(out); err != nil || n != int64(len(data)) {
 					b.Fatal(n, err)
 				}
 			}
 		})
 	}
+}
+
+// BenchmarkWriterHostStages measures, in ordinary memory, the host's work
+// on one batch of the Writer's GPU path (gpuBatchPages pages of the mixed
+// set, 32 MiB): fill reads it from a file in the page cache, as ReadFrom
+// does from the command's input (one goroutine); hash is its content
+// checksum (one goroutine); frame is frameGPU on its pages' compressed
+// results (every core). The GPU's own work is not in it: with the GPU at
+// 40 to 50 GB/s, these rates bound the GPU path's.
+func BenchmarkWriterHostStages(b *testing.B) {
+	pages, err := dataset.Load(dataset.Mixed, gpuBatchPages)
+	if err != nil {
+		b.Skip(err)
+	}
+	batch := &streamBatch{pages: pages, n: len(pages) * PageSize}
+	data := batch.bytes()
+	b.Run("fill", func(b *testing.B) {
+		path := b.TempDir() + "/pages"
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			b.Fatal(err)
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer f.Close()
+		buf := make([]byte, len(data))
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			if _, err := f.Seek(0, io.SeekStart); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := io.ReadFull(f, buf); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("hash", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			var d xxh32.Digest
+			d.Write(data)
+		}
+	})
+	b.Run("frame", func(b *testing.B) {
+		res := &BatchResult{Pages: compressParallel(pages)}
+		zw := &Writer{}
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			batch.framed = make(chan struct{})
+			zw.frameGPU(batch, res)
+		}
+	})
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/pierrec/lz4/v4"
 
 	"github.com/lz4warp/lz4warp/internal/dataset"
+	"github.com/lz4warp/lz4warp/internal/gputest"
 	"github.com/lz4warp/lz4warp/internal/lz4cmd"
 	"github.com/lz4warp/lz4warp/internal/lz4frame"
 	"github.com/lz4warp/lz4warp/internal/xxh32"
@@ -372,39 +373,123 @@ func TestShortBlockEveryLength(t *testing.T) {
 	}
 }
 
-// Checks STREAM-1, STREAM-2 on a GPU: the Writer's GPU path (PageBuffers
-// through CompressBufferAsync, several batches on their way) writes the
-// bytes of the CPU path, for a stream of many batches ending in a partial
-// page, with every option; skipped without a GPU.
+// Checks STREAM-1, STREAM-2, STREAM-5 on a GPU: the Writer's GPU path
+// (PageBuffers through CompressBufferAsync, several batches on their way)
+// writes the bytes of the CPU path, for a stream of many batches ending in
+// a partial page, with every option, and for frames one after the other
+// through Reset, which keeps the page-locked buffers; skipped without a
+// GPU.
 func TestWriterGPUSameBytes(t *testing.T) {
-	if !GPUAvailable() {
-		t.Skip("no GPU")
-	}
+	gputest.Require(t)
 	c, err := NewGPUBatchCompressor(DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	data := streamData(t, 5*gpuBatchPages*PageSize+1234)
-	for _, opts := range [][]WriterOption{nil, {WriterBlockChecksum(true), WriterContentChecksum(false)}} {
-		want := compressStream(t, data, append(opts, WriterBackend(BackendSIMD))...)
-		var got bytes.Buffer
-		zw, err := NewWriter(&got, c, opts...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := zw.ReadFrom(bytes.NewReader(data)); err != nil {
-			t.Fatal(err)
-		}
-		if err := zw.Close(); err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(got.Bytes(), want) {
-			t.Fatalf("the GPU's frame (%d bytes) differs from the CPU's (%d bytes)", got.Len(), len(want))
-		}
-	}
+	requireGPUFramesSame(t, c, streamData(t, 5*gpuBatchPages*PageSize+1234))
 	if s := c.Stats(); s.GPUFallbacks != 0 || s.PagesCompressed == 0 {
 		t.Fatalf("stats %+v: want GPU batches without fallback", s)
+	}
+}
+
+// requireGPUFramesSame writes data through one Writer on c's GPU path, as
+// frames one after the other (Reset between them, STREAM-5) with and
+// without the content checksum and block checksums, and requires each to
+// be the CPU path's frame.
+func requireGPUFramesSame(t *testing.T, c *Compressor, data []byte) {
+	t.Helper()
+	frames := [][]byte{data, data[:PageSize+7], data}
+	got := make([]bytes.Buffer, len(frames))
+	zw, err := NewWriter(&got[0], c, WriterBackend(BackendGPU))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, frame := range frames {
+		if _, err := zw.ReadFrom(bytes.NewReader(frame)); err != nil {
+			t.Fatal(err)
+		}
+		var end error
+		if i+1 < len(frames) {
+			end = zw.Reset(&got[i+1])
+		} else {
+			end = zw.Close()
+		}
+		if end != nil {
+			t.Fatal(end)
+		}
+		if want := compressStream(t, frame, WriterBackend(BackendSIMD)); !bytes.Equal(got[i].Bytes(), want) {
+			t.Fatalf("frame %d: the GPU path's frame (%d bytes) differs from the CPU's (%d bytes)", i, got[i].Len(), len(want))
+		}
+	}
+	var one bytes.Buffer
+	opts := []WriterOption{WriterBlockChecksum(true), WriterContentChecksum(false), WriterBackend(BackendGPU)}
+	zw, err = NewWriter(&one, c, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := zw.ReadFrom(bytes.NewReader(data)); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if want := compressStream(t, data, append(opts[:2:2], WriterBackend(BackendSIMD))...); !bytes.Equal(one.Bytes(), want) {
+		t.Fatalf("block checksums: the GPU path's frame (%d bytes) differs from the CPU's (%d bytes)", one.Len(), len(want))
+	}
+}
+
+// Checks STREAM-2, STREAM-5 without a GPU: the Writer's GPU pipeline
+// (CompressBufferAsync, the hash beside it, the framing of each batch
+// while the next is waited for, Reset keeping the batches) on a pool of
+// fake devices, whose buffers are not page-locked, gives the CPU path's
+// frames.
+func TestWriterGPUPathOnFakeDevices(t *testing.T) {
+	p, _ := fakePool(1, 1<<20)
+	c := newCompressor(DefaultConfig())
+	c.gpu, c.devices = p, p
+	c.gpuOn.Store(true)
+	requireGPUFramesSame(t, c, streamData(t, 2*gpuBatchPages*PageSize+3*PageSize+99))
+}
+
+// Checks STREAM-5: Reset ends the frame as Close does and returns its
+// error, and the Writer then writes a new frame, the bytes a new Writer
+// writes, to the new writer; Reset after Close starts one too.
+func TestWriterReset(t *testing.T) {
+	data := streamData(t, 3*cpuBatchPages*PageSize+5000)
+	var a, b, c bytes.Buffer
+	zw, err := NewWriter(&a, nil, WriterContentSize(int64(len(data))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := zw.Write(data[:100]); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Reset(&b); !errors.Is(err, ErrContentSize) {
+		t.Fatalf("Reset after 100 of %d declared bytes: %v, want ErrContentSize", len(data), err)
+	}
+	if _, err := zw.ReadFrom(bytes.NewReader(data)); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if want := compressStream(t, data, WriterContentSize(int64(len(data)))); !bytes.Equal(b.Bytes(), want) {
+		t.Fatalf("the frame after Reset (%d bytes) differs from a new Writer's (%d bytes)", b.Len(), len(want))
+	}
+	if zw.Written() != int64(b.Len()) {
+		t.Fatalf("Written %d after Reset, wrote %d", zw.Written(), b.Len())
+	}
+	if err := zw.Reset(&c); err != nil {
+		t.Fatalf("Reset after Close: %v", err)
+	}
+	if _, err := zw.Write(data); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(c.Bytes(), b.Bytes()) {
+		t.Fatalf("the frame after Close and Reset (%d bytes) differs (%d bytes)", c.Len(), b.Len())
 	}
 }
 

@@ -7,6 +7,8 @@ import (
 	"io"
 	"runtime"
 	"sync"
+	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"github.com/lz4warp/lz4warp/internal/fastlz4"
@@ -84,16 +86,20 @@ func WriterBackend(b Backend) WriterOption {
 // its own, and finished ones are written in order (STREAM-2). Memory holds
 // a fixed number of batches whatever the stream's length. A Writer is used
 // by one goroutine at a time; Close ends the frame and the Writer's
-// goroutines, so a Writer must be closed, even after an error.
+// goroutines and releases its batches, so a Writer must be closed, even
+// after an error. Reset ends a frame and starts another with the same
+// batches, which spares the GPU's page-locking of new ones.
 type Writer struct {
 	w    io.Writer
 	c    *Compressor
 	opts writerOptions
 
 	batchPages int
+	workers    int          // compressing goroutines of the CPU backends
 	cur        *streamBatch // being filled
 	free       chan *streamBatch
-	made, most int // batches made so far, and the most there may be
+	made, most int            // batches made so far, and the most there may be
+	kept       []*streamBatch // the batches between a frame's end and the next (Reset)
 
 	hashes chan *streamBatch // to the hashing goroutine, in order
 	work   chan *streamBatch // from it to the compressing goroutines
@@ -107,7 +113,27 @@ type Writer struct {
 	mu     sync.Mutex
 	err    error // the first error of any goroutine; sticky
 	closed bool
+
+	stages writerStages
 }
+
+// writerStages is where a Writer's time goes, in nanoseconds summed over
+// its batches: the caller filling batches and waiting for a free one, and
+// each goroutine's work and waits. BenchmarkWriter reports them per
+// stream: a stage busy for about the whole stream's time is the one that
+// holds the others back.
+type writerStages struct {
+	fill     atomic.Int64 // the caller copying or reading input into batches
+	freeWait atomic.Int64 // the caller waiting for a batch to fill
+	hash     atomic.Int64 // the content checksum
+	start    atomic.Int64 // CompressBufferAsync (it waits when the GPU's ring is full)
+	gpuWait  atomic.Int64 // PendingBatch.Wait
+	frame    atomic.Int64 // compressing (CPU) or framing (GPU) batches, over all goroutines
+	write    atomic.Int64 // writing to the underlying writer
+}
+
+// since adds the time from start to now to d.
+func since(d *atomic.Int64, start time.Time) { d.Add(int64(time.Since(start))) }
 
 // streamBatch is a run of input bytes on its way through a Writer.
 type streamBatch struct {
@@ -117,11 +143,13 @@ type streamBatch struct {
 	out    [][]byte    // its framed blocks, in order
 	err    error
 	framed chan struct{} // closed when out or err is set
+	hashed chan struct{} // closed when its bytes are in the content checksum
 }
 
 // Batch sizes: the GPU takes batches of gpuBatchPages through PageBuffers
-// (RingBufferSlots of them on their way per GPU, and one filling); the CPU takes
-// batches of cpuBatchPages, two per core on their way.
+// (RingBufferSlots of them on their way per GPU, one filling and one being
+// framed and written); the CPU takes batches of cpuBatchPages, two per
+// core on their way.
 const (
 	gpuBatchPages = 8192
 	cpuBatchPages = 256
@@ -130,13 +158,12 @@ const (
 // NewWriter returns a Writer compressing into w on every core, or on the
 // backend WriterBackend names (c may be nil but for BackendGPU).
 func NewWriter(w io.Writer, c *Compressor, opts ...WriterOption) (*Writer, error) {
-	zw := &Writer{w: w, c: c, opts: writerOptions{backend: BackendSIMD}}
+	zw := &Writer{w: w, c: c, opts: writerOptions{backend: BackendSIMD}, workers: 1}
 	for _, o := range opts {
 		if err := o(&zw.opts); err != nil {
 			return nil, err
 		}
 	}
-	workers := 1
 	switch zw.opts.backend {
 	case BackendGPU:
 		if c == nil || !c.hasGPU() {
@@ -148,31 +175,44 @@ func NewWriter(w io.Writer, c *Compressor, opts ...WriterOption) (*Writer, error
 			return nil, ErrGPUNotAvailable
 		}
 		zw.batchPages = min(gpuBatchPages, MaxBatchSize)
-		// RingBufferSlots batches on each GPU, and one filling.
-		zw.most = c.Config().RingBufferSlots*max(1, len(c.Stats().Devices)) + 1
+		// RingBufferSlots batches on each GPU, one filling, and one
+		// being framed and written.
+		zw.most = c.Config().RingBufferSlots*max(1, len(c.Stats().Devices)) + 2
 	case BackendSIMD:
-		workers = runtime.GOMAXPROCS(0)
+		zw.workers = runtime.GOMAXPROCS(0)
 		zw.batchPages = cpuBatchPages
-		zw.most = 2*workers + 2
+		zw.most = 2*zw.workers + 2
 	default:
 		zw.batchPages = cpuBatchPages
 		zw.most = 3
 	}
+	zw.start()
+	return zw, nil
+}
+
+// start starts the goroutines of a frame, with the batches kept from the
+// frame before, if any.
+func (zw *Writer) start() {
 	zw.free = make(chan *streamBatch, zw.most)
 	zw.work = make(chan *streamBatch, zw.most)
 	zw.order = make(chan *streamBatch, zw.most)
 	zw.hashes = make(chan *streamBatch, zw.most)
 	zw.done = make(chan struct{})
+	for _, b := range zw.kept {
+		zw.free <- b
+	}
+	zw.kept = zw.kept[:0]
+	// The goroutines take this frame's channels: those of a frame Reset
+	// ended may still be ending while the next frame starts.
 	if zw.opts.backend == BackendGPU {
-		go zw.runGPU()
+		go zw.runGPU(zw.work)
 	} else {
-		for range workers {
-			go zw.runCPU()
+		for range zw.workers {
+			go zw.runCPU(zw.work)
 		}
 	}
-	go zw.runHash()
-	go zw.runWrite()
-	return zw, nil
+	go zw.runHash(zw.hashes, zw.work)
+	go zw.runWrite(zw.order, zw.free, zw.done)
 }
 
 func (zw *Writer) fail(err error) {
@@ -207,14 +247,16 @@ func (zw *Writer) batch() (*streamBatch, error) {
 			zw.made++
 			break
 		}
+		wait := time.Now()
 		b = <-zw.free
+		since(&zw.stages.freeWait, wait)
 	}
 	if err := zw.failed(); err != nil {
 		zw.free <- b
 		return nil, err
 	}
 	b.n, b.err = 0, nil
-	b.framed = make(chan struct{})
+	b.framed, b.hashed = make(chan struct{}), make(chan struct{})
 	zw.cur = b
 	return b, nil
 }
@@ -238,12 +280,18 @@ func (b *streamBatch) bytes() []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(&b.pages[0][0])), len(b.pages)*PageSize)
 }
 
-// submit sends the batch being filled on its way.
+// submit sends the batch being filled on its way: to the writing
+// goroutine, which takes batches in order, to the hashing goroutine, and
+// on the GPU at once to the GPU beside the hash (on the CPU the hashing
+// goroutine passes it on, see runHash).
 func (zw *Writer) submit() {
 	b := zw.cur
 	zw.cur = nil
 	zw.order <- b
 	zw.hashes <- b
+	if zw.opts.backend == BackendGPU {
+		zw.work <- b
+	}
 }
 
 // Write compresses p into the frame. It returns an error of an earlier
@@ -258,7 +306,9 @@ func (zw *Writer) Write(p []byte) (int, error) {
 		if err != nil {
 			return n, err
 		}
+		fill := time.Now()
 		k := copy(b.bytes()[b.n:], p)
+		since(&zw.stages.fill, fill)
 		b.n += k
 		n += k
 		p = p[k:]
@@ -282,7 +332,9 @@ func (zw *Writer) ReadFrom(r io.Reader) (int64, error) {
 		if err != nil {
 			return n, err
 		}
+		fill := time.Now()
 		k, err := io.ReadFull(r, b.bytes()[b.n:])
+		since(&zw.stages.fill, fill)
 		b.n += k
 		n += int64(k)
 		zw.in += int64(k)
@@ -300,14 +352,47 @@ func (zw *Writer) ReadFrom(r io.Reader) (int64, error) {
 }
 
 // Close compresses what is left, ends the frame and waits until all of it
-// is written to the underlying writer, which it does not close. It returns
-// the first error met, and ErrContentSize when WriterContentSize declared
-// another length. Later calls return the same.
+// is written to the underlying writer, which it does not close, and
+// releases the Writer's batches. It returns the first error met, and
+// ErrContentSize when WriterContentSize declared another length. Later
+// calls return the same.
 func (zw *Writer) Close() error {
 	if zw.closed {
 		return zw.failed()
 	}
 	zw.closed = true
+	zw.end()
+	for _, b := range zw.kept {
+		if b.buf != nil {
+			b.buf.Close()
+		}
+	}
+	zw.kept, zw.made = nil, 0
+	return zw.failed()
+}
+
+// Reset ends the frame as Close does, without releasing the Writer's
+// batches (on the GPU, page-locked buffers that take long to make), and
+// makes the Writer write a new frame to w with the same options, as a new
+// Writer would. It returns the error Close would have returned for the
+// frame it ended; the new frame starts without it. Reset after Close
+// starts a new frame with new batches.
+func (zw *Writer) Reset(w io.Writer) error {
+	var err error
+	if !zw.closed {
+		zw.end()
+		err = zw.failed()
+	}
+	zw.w, zw.err, zw.closed = w, nil, false
+	zw.content.Reset()
+	zw.in, zw.out = 0, 0
+	zw.start()
+	return err
+}
+
+// end submits the last batch, ends the frame, waits for the goroutines to
+// end and keeps the batches in kept.
+func (zw *Writer) end() {
 	if zw.opts.frame.ContentSize > 0 && zw.in != zw.opts.frame.ContentSize {
 		zw.fail(fmt.Errorf("%w: %d bytes written, %d declared", ErrContentSize, zw.in, zw.opts.frame.ContentSize))
 	}
@@ -315,54 +400,67 @@ func (zw *Writer) Close() error {
 		zw.submit() // the last batch, perhaps empty, ends with the partial page
 	}
 	close(zw.order)
-	close(zw.hashes) // and the hashing goroutine closes work
+	close(zw.hashes) // and on the CPU the hashing goroutine closes work
+	if zw.opts.backend == BackendGPU {
+		close(zw.work)
+	}
 	<-zw.done
 	for range zw.made {
-		if b := <-zw.free; b.buf != nil {
-			b.buf.Close()
-		}
+		zw.kept = append(zw.kept, <-zw.free)
 	}
-	return zw.failed()
 }
 
 // Written is the number of compressed bytes written to the underlying
 // writer, known after Close.
 func (zw *Writer) Written() int64 { return zw.out }
 
-// runHash adds each batch's bytes to the content checksum, in order, and
-// then hands the batch to the compressing goroutines. Hashing a batch
-// before its compression, rather than beside it, reads the pages while the
-// filling left them in cache, and a batch's hash never holds up its reuse:
-// the compressing goroutines, which keep every core busy, have work only
-// as the hash proceeds, so they cannot leave it waiting for a core while
-// the batches it holds up wait for it.
-func (zw *Writer) runHash() {
-	defer close(zw.work)
+// runHash adds each batch's bytes to the content checksum, in order. On
+// the CPU it then hands the batch to the compressing goroutines: hashing a
+// batch before its compression, rather than beside it, reads the pages
+// while the filling left them in cache, and a batch's hash never holds up
+// its reuse: the compressing goroutines, which keep every core busy, have
+// work only as the hash proceeds, so they cannot leave it waiting for a
+// core while the batches it holds up wait for it. On the GPU, which needs
+// no core, the hash runs beside the compression: before it, the hash (one
+// core, 3 to 6 GB/s) stood between filling a batch and starting it on the
+// GPU, and each batch took the time of both before the GPU had it.
+func (zw *Writer) runHash(hashes <-chan *streamBatch, work chan<- *streamBatch) {
+	gpu := zw.opts.backend == BackendGPU
+	if !gpu {
+		defer close(work)
+	}
 	hash := !zw.opts.frame.NoContentChecksum
-	for b := range zw.hashes {
+	for b := range hashes {
 		if hash {
+			start := time.Now()
 			zw.content.Write(b.bytes()[:b.n])
+			since(&zw.stages.hash, start)
 		}
-		zw.work <- b
+		close(b.hashed)
+		if !gpu {
+			work <- b
+		}
 	}
 }
 
 // runWrite writes the header, each batch's blocks in order, and the end of
 // the frame after the last.
-func (zw *Writer) runWrite() {
-	defer close(zw.done)
+func (zw *Writer) runWrite(order <-chan *streamBatch, free chan<- *streamBatch, done chan struct{}) {
+	defer close(done)
 	write := func(p []byte) {
 		if zw.failed() != nil {
 			return
 		}
+		start := time.Now()
 		n, err := zw.w.Write(p)
+		since(&zw.stages.write, start)
 		zw.out += int64(n)
 		if err != nil {
 			zw.fail(err)
 		}
 	}
 	write(lz4frame.AppendHeader(nil, zw.opts.frame))
-	for b := range zw.order {
+	for b := range order {
 		<-b.framed
 		if b.err != nil {
 			zw.fail(b.err)
@@ -370,7 +468,8 @@ func (zw *Writer) runWrite() {
 		for _, seg := range b.out {
 			write(seg)
 		}
-		zw.free <- b
+		<-b.hashed // the GPU's batches are hashed beside their compression
+		free <- b
 	}
 	if zw.failed() == nil {
 		write(lz4frame.AppendEnd(nil, zw.opts.frame, zw.content.Sum32()))
@@ -379,7 +478,7 @@ func (zw *Writer) runWrite() {
 
 // runCPU compresses and frames batches on one goroutine of the CPU
 // backends.
-func (zw *Writer) runCPU() {
+func (zw *Writer) runCPU(work <-chan *streamBatch) {
 	f := pageFramer{blockChecksum: zw.opts.frame.BlockChecksum}
 	enc := new(fastlz4.Encoder)
 	encode := enc.EncodePage
@@ -387,7 +486,8 @@ func (zw *Writer) runCPU() {
 		encode = reference.EncodePage
 	}
 	var payload [reference.PageBound]byte
-	for b := range zw.work {
+	for b := range work {
+		start := time.Now()
 		full := b.n / PageSize
 		out := b.segments(1)
 		seg := emptied(out[0], (full+1)*lz4frame.BlockBound(PageSize))
@@ -396,6 +496,7 @@ func (zw *Writer) runCPU() {
 			seg = f.appendPage(seg, PageKind(kind), payload[:n], &b.pages[i])
 		}
 		out[0] = f.appendTail(seg, b)
+		since(&zw.stages.frame, start)
 		close(b.framed)
 	}
 }
@@ -421,15 +522,17 @@ func emptied(buf []byte, n int) []byte {
 // runGPU starts each batch on the GPU as its turn comes and hands it to a
 // goroutine that waits for it, so that RingBufferSlots batches are on the
 // GPU at once.
-func (zw *Writer) runGPU() {
+func (zw *Writer) runGPU(work <-chan *streamBatch) {
 	started := make(chan *startedBatch, zw.most)
 	defer close(started)
 	go zw.finishGPU(started)
-	for b := range zw.work {
+	for b := range work {
 		full := b.n / PageSize
 		s := &startedBatch{b: b}
 		if full > 0 {
+			start := time.Now()
 			s.p, s.err = zw.c.CompressBufferAsync(b.buf, full)
+			since(&zw.stages.start, start)
 		}
 		started <- s
 	}
@@ -441,48 +544,57 @@ type startedBatch struct {
 	err error
 }
 
-// finishGPU waits for each started batch and frames its pages on every
-// core.
+// finishGPU waits for each started batch in turn and has it framed on
+// every core, without waiting for the framing: while one batch is framed
+// it waits for the next (the writing goroutine takes them in order).
 func (zw *Writer) finishGPU(started <-chan *startedBatch) {
-	f := pageFramer{blockChecksum: zw.opts.frame.BlockChecksum}
 	for s := range started {
 		b := s.b
 		var res *BatchResult
 		if s.err == nil && s.p != nil {
+			wait := time.Now()
 			res, s.err = s.p.Wait()
+			since(&zw.stages.gpuWait, wait)
+		}
+		full := b.n / PageSize
+		if s.err == nil && res != nil && len(res.Pages) != full {
+			s.err = fmt.Errorf("lz4warp: a batch of %d pages gave %d results", full, len(res.Pages))
 		}
 		if s.err != nil {
 			b.err = s.err
 			close(b.framed)
 			continue
 		}
-		full := b.n / PageSize
-		if res != nil && len(res.Pages) != full {
-			b.err = fmt.Errorf("lz4warp: a batch of %d pages gave %d results", full, len(res.Pages))
-			close(b.framed)
-			continue
-		}
-		ranges := max(1, min(runtime.GOMAXPROCS(0), full/64))
-		out := b.segments(ranges)
-		var wg sync.WaitGroup
-		for r := range ranges {
-			lo, hi := full*r/ranges, full*(r+1)/ranges
-			wg.Go(func() {
-				rf := f.clone()
-				seg := emptied(out[r], (hi-lo+1)*lz4frame.BlockBound(PageSize))
-				for i := lo; i < hi; i++ {
-					p := res.Pages[i]
-					seg = rf.appendPage(seg, p.Kind, p.Data, &b.pages[i])
-				}
-				if r == ranges-1 {
-					seg = rf.appendTail(seg, b)
-				}
-				out[r] = seg
-			})
-		}
-		wg.Wait()
-		close(b.framed)
+		go zw.frameGPU(b, res)
 	}
+}
+
+// frameGPU frames a batch's GPU results on every core, in ranges of pages
+// that become the batch's output segments.
+func (zw *Writer) frameGPU(b *streamBatch, res *BatchResult) {
+	full := b.n / PageSize
+	ranges := max(1, min(runtime.GOMAXPROCS(0), full/64))
+	out := b.segments(ranges)
+	var wg sync.WaitGroup
+	for r := range ranges {
+		lo, hi := full*r/ranges, full*(r+1)/ranges
+		wg.Go(func() {
+			start := time.Now()
+			rf := &pageFramer{blockChecksum: zw.opts.frame.BlockChecksum}
+			seg := emptied(out[r], (hi-lo+1)*lz4frame.BlockBound(PageSize))
+			for i := lo; i < hi; i++ {
+				p := res.Pages[i]
+				seg = rf.appendPage(seg, p.Kind, p.Data, &b.pages[i])
+			}
+			if r == ranges-1 {
+				seg = rf.appendTail(seg, b)
+			}
+			out[r] = seg
+			since(&zw.stages.frame, start)
+		})
+	}
+	wg.Wait()
+	close(b.framed)
 }
 
 // pageFramer turns compressed pages into frame blocks (STREAM-1): an LZ4
@@ -495,8 +607,6 @@ type pageFramer struct {
 	blocks        [4][]byte
 	next          int
 }
-
-func (f *pageFramer) clone() *pageFramer { c := *f; return &c }
 
 func (f *pageFramer) appendPage(dst []byte, kind PageKind, data []byte, page *Page) []byte {
 	var block []byte
@@ -516,8 +626,11 @@ func (f *pageFramer) sameBlock(page *Page) []byte {
 			return f.blocks[i]
 		}
 	}
-	dst := make([]byte, reference.CompressBlockBound(PageSize))
-	n, err := reference.CompressBlock(dst, page[:])
+	// The fast encoder writes the reference's bytes, several times faster:
+	// on the GPU path, whose results carry no block for these pages, this
+	// was most of the host's framing where fill words vary.
+	dst := make([]byte, fastlz4.CompressBlockBound(PageSize))
+	n, err := fastlz4.CompressBlock(dst, page[:])
 	if err != nil {
 		return nil // cannot happen with a bound-sized dst; store the page
 	}

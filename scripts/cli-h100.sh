@@ -47,8 +47,12 @@ run() { # name, command...
 		awk -v n="$name" -v b="$SIZE" -v ns=$((e - s)) 'BEGIN { printf "%-34s %7.3f s %6.2f GB/s\n", n, ns / 1e9, b / ns }'
 	done
 }
-run "lz4warp -c (GPU, checksum)" "$BIN" -q -c "$IN"
-run "lz4warp -c --no-frame-crc (GPU)" "$BIN" -q -c --no-frame-crc "$IN"
+# The GPU's fixed cost (driver, context, kernels, one page-locked batch):
+# an empty input.
+run "lz4warp -c --backend gpu (empty input)" "$BIN" -q -c --backend gpu /dev/null
+run "lz4warp -c --backend gpu (checksum)" "$BIN" -q -c --backend gpu "$IN"
+run "lz4warp -c --backend gpu --no-frame-crc" "$BIN" -q -c --backend gpu --no-frame-crc "$IN"
+run "lz4warp -c (default, every core)" "$BIN" -q -c "$IN"
 run "lz4warp -c --backend simd" "$BIN" -q -c --backend simd "$IN"
 run "lz4warp -c --backend simd --no-frame-crc" "$BIN" -q -c --backend simd --no-frame-crc "$IN"
 run "lz4 -1 -c" "$LZ4" -1 -q -c "$IN"

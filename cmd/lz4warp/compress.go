@@ -199,6 +199,33 @@ func decompressFile(e *env, operand string, ff fileFlags) error {
 	})
 }
 
+// directWriter gathers small writes in a buffer and passes large ones
+// straight to w, after what the buffer holds: the streams write tens of
+// KiB to MiB at a time (a Reader's batch of blocks, a Writer's framed
+// batch), and a buffer would only copy them, on the decompressing
+// goroutine, whose work bounds the command's speed.
+type directWriter struct {
+	*bufio.Writer
+	w io.Writer
+}
+
+// directWrites is the size from which a write goes straight through.
+const directWrites = 16 << 10
+
+func newDirectWriter(w io.Writer) directWriter {
+	return directWriter{Writer: bufio.NewWriterSize(w, 64<<10), w: w}
+}
+
+func (d directWriter) Write(p []byte) (int, error) {
+	if len(p) < directWrites {
+		return d.Writer.Write(p)
+	}
+	if err := d.Flush(); err != nil {
+		return 0, err
+	}
+	return d.w.Write(p)
+}
+
 // fileReport is what a compress or decompress did.
 type fileReport struct {
 	in, out int64
@@ -223,7 +250,7 @@ func withFiles(e *env, operand, outPath string, ff fileFlags, verb string,
 		return err
 	}
 	defer out.abort()
-	bw := bufio.NewWriterSize(out.w, 1<<20)
+	bw := newDirectWriter(out.w)
 	prog := newProgress(e, verb, in.size, !ff.quiet && e.stderrTTY)
 	start := time.Now()
 	type result struct {

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/lz4warp/lz4warp/internal/golden"
 
@@ -443,8 +444,8 @@ func FuzzReader(f *testing.F) {
 }
 
 // Checks CLI-10's bound on memory across frames of different block sizes:
-// the read-ahead's blocks, those kept for reuse included, stay within
-// maxGroups groups' budgets even after frames of larger blocks left their
+// the read-ahead's buffers, those kept for reuse included, stay within
+// maxGroups groups' limits even after frames of larger blocks left their
 // buffers behind.
 func TestReadAheadMemoryAcrossFrames(t *testing.T) {
 	data := sample(9<<20, 31)
@@ -455,13 +456,12 @@ func TestReadAheadMemoryAcrossFrames(t *testing.T) {
 	r := NewReader(bytes.NewReader(stream))
 	r.SetConcurrency(8)
 	held := func() int {
-		n := 0
+		n := cap(r.in)
 		for _, g := range append(append([]*group{}, r.finished...), r.groups...) {
-			<-g.decoded // the decoding goroutines grow the buffers
-			for _, b := range g.blocks[:cap(g.blocks)] {
-				if b != nil {
-					n += cap(b.stored) + cap(b.dec)
-				}
+			<-g.hashed // the decoding goroutines grow the buffers
+			n += cap(g.chunk)
+			for _, b := range g.batches[:cap(g.batches)] {
+				n += cap(b.out)
 			}
 		}
 		return n
@@ -482,8 +482,10 @@ func TestReadAheadMemoryAcrossFrames(t *testing.T) {
 	if total != 4*len(data) {
 		t.Fatalf("%d bytes read, want %d", total, 4*len(data))
 	}
-	// A group may pass its budget by one block, stored and decoded.
-	limit := maxGroups * (groupBudget(4<<20, 8) + 2*(4<<20))
+	// The input buffer and each group's chunk hold at most chunkLimit
+	// bytes; a group's outputs at most its decoded bound, which may pass
+	// maxGroupDecoded by one block, and as much again kept from its last use.
+	limit := (maxGroups+1)*chunkLimit(4<<20) + maxGroups*2*(maxGroupDecoded+4<<20)
 	if most > limit {
 		t.Errorf("blocks held %d bytes at most, over the limit of %d", most, limit)
 	}
@@ -539,5 +541,58 @@ func TestBlocksLargerThanEarlierOnes(t *testing.T) {
 	got, err := io.ReadAll(r)
 	if err != nil || !bytes.Equal(got, want) {
 		t.Fatalf("err %v, %d bytes of %d, equal %v", err, len(got), len(want), bytes.Equal(got, want))
+	}
+}
+
+// chunkedReader returns at most a varying few bytes per Read, as a pipe or
+// socket may.
+type chunkedReader struct {
+	r    io.Reader
+	next int
+}
+
+func (c *chunkedReader) Read(p []byte) (int, error) {
+	c.next = (c.next*7 + 3) % 40009
+	return c.r.Read(p[:min(len(p), 1+c.next%40000)])
+}
+
+// Checks STREAM-3, STREAM-4: independent frames spanning many read-ahead
+// groups, with block checksums, a skippable frame and a frame of 4 MiB
+// blocks between them, read from sources that give few bytes at a time,
+// whole and cut at points around the groups' ends, give the sequential
+// reader's output and errors. The chunks' block headers are parsed in one
+// pass and what follows a group's last block moves to the next chunk, so
+// the cuts fall before, inside and after a chunk's end.
+func TestReaderChunkBoundaries(t *testing.T) {
+	data := append(sample(5<<20, 51), make([]byte, 3<<20)...) // compressible, then zero pages
+	stream := encode(t, data, WriterOptions{})
+	stream = append(stream, skippable(70000)...)
+	stream = append(stream, encode(t, data[:1<<20], WriterOptions{BlockChecksum: true, NoContentChecksum: true})...)
+	stream = append(stream, pierrecFrame(t, data[:7<<20], lz4.BlockSizeOption(lz4.Block4Mb))...)
+	stream = append(stream, encode(t, data[:100000], WriterOptions{})...)
+	want, err := decode(bytes.NewReader(stream))
+	if err != nil || len(want) != len(data)+1<<20+7<<20+100000 {
+		t.Fatalf("%d bytes, %v", len(want), err)
+	}
+	cuts := []int{len(stream)}
+	for _, c := range []int{chunkBytes, 2 * chunkBytes, 3*chunkBytes + 5, len(stream) / 2, len(stream) - 3} {
+		for _, d := range []int{-5, 0, 4} {
+			cuts = append(cuts, c+d)
+		}
+	}
+	for _, cut := range cuts {
+		in := stream[:cut]
+		wantOut, wantErr := decode(bytes.NewReader(in))
+		for _, src := range []io.Reader{&chunkedReader{r: bytes.NewReader(in)}, iotest.HalfReader(bytes.NewReader(in))} {
+			zr := NewReader(src)
+			zr.SetConcurrency(3)
+			got, err := io.ReadAll(zr)
+			if !bytes.Equal(got, wantOut) || fmt.Sprint(err) != fmt.Sprint(wantErr) {
+				t.Fatalf("cut at %d: %d bytes, %v; want %d bytes, %v", cut, len(got), err, len(wantOut), wantErr)
+			}
+			if err == nil && zr.Offset() != int64(cut) {
+				t.Fatalf("cut at %d: offset %d", cut, zr.Offset())
+			}
+		}
 	}
 }

@@ -1,7 +1,6 @@
 package lz4frame
 
 import (
-	"bufio"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -19,14 +18,23 @@ import (
 // holds no frame and reads as empty, as with the lz4 command. Every error
 // is an *Error that gives the byte offset in the compressed stream.
 //
-// Memory is bounded: one block of the largest size (4 MiB, 8 MiB in the
-// legacy format) and the 64 KiB window of linked blocks; for frames of
-// independent blocks, which it decodes on several goroutines, at most
-// 32 MiB of blocks (stored and decoded) in flight.
+// Frames of independent blocks are read in large chunks: the block headers
+// of a chunk are parsed in one pass, its blocks are decoded in batches on
+// several goroutines straight into each batch's output, the content
+// checksum is computed on a goroutine of its own, and WriteTo writes a
+// batch's output at once. Memory follows the bytes present, not a frame's
+// claims, and is bounded: maxGroups groups of at most chunkLimit stored
+// bytes and maxGroupDecoded bytes of decoded bound each; linked and legacy
+// blocks take one block of the largest size (4 MiB, 8 MiB in the legacy
+// format) and the 64 KiB window.
 type Reader struct {
-	src *bufio.Reader
-	off int64 // bytes consumed from src
-	err error // sticky
+	src    io.Reader
+	in     []byte // input read ahead: in[pos:lim] is not consumed yet
+	pos    int
+	lim    int
+	srcErr error // what ended src: io.EOF at its end; sticky
+	off    int64 // bytes consumed
+	err    error // sticky
 
 	state   readerState
 	frame   frameInfo
@@ -48,36 +56,57 @@ type Reader struct {
 	lastHashed <-chan struct{} // closed when the frame's last group read is hashed
 }
 
-// group is a run of independent blocks read ahead together.
+// group is a run of independent blocks read ahead together: one chunk of
+// the input, its blocks, and the batches of blocks the decoders take.
 type group struct {
-	blocks  []*pendingBlock
-	next    int           // the next block to serve
+	chunk   []byte // the input bytes the blocks lie in
+	blocks  []blockRef
+	batches []batch
+	next    int           // the next batch to serve
+	errNext bool          // the batch served last failed after its output: report it next
 	endAt   int64         // offset of the end mark that ends the group, or -1
 	err     error         // an error met while reading the group, after its blocks
-	decoded chan struct{} // closed when every block is decoded
-	hashed  chan struct{} // closed when the blocks are in the content checksum
+	hashed  chan struct{} // closed when every batch is decoded and in the content checksum
 }
 
-// pendingBlock is an independent block read ahead.
-type pendingBlock struct {
-	at       int64 // offset of its size word
-	stored   []byte
-	raw      bool
-	sumAt    int64 // offset of its block checksum, -1 for none
-	sum      uint32
-	out      []byte // the block's data: dec[:n], or stored when raw
-	dec      []byte // decoding buffer, kept across uses
-	err      error
-	blockMax int
+// blockRef is an independent block in its group's chunk.
+type blockRef struct {
+	at         int64 // offset of its size word
+	start, end int   // its stored bytes, chunk[start:end]
+	raw        bool
+	sumAt      int64 // offset of its block checksum, -1 for none
+	sum        uint32
 }
 
-// Read-ahead limits for independent blocks: maxGroups groups of at most
-// maxGroupBytes each, counting stored bytes and the decoding buffer.
+// batch is a run of a group's blocks that one decoder decodes in order,
+// one block after the other in out.
+type batch struct {
+	first, last int           // its blocks, group.blocks[first:last]
+	bound       int           // the most its blocks can decode to
+	out         []byte        // the decoded data, kept across uses
+	err         error         // the first block that failed; out holds those before it
+	done        chan struct{} // closed when decoded
+}
+
+// Read-ahead limits for independent blocks: maxGroups groups, each of at
+// most chunkLimit input bytes (reading readStep bytes at a time, so that
+// little is read past the group's end) whose blocks decode to at most
+// maxGroupDecoded bytes by decodedBound; decoders take batches of about
+// batchStored stored bytes and at most batchBlocks blocks.
 const (
-	maxGroups     = 3
-	groupBytes    = 8 << 20
-	maxGroupBytes = 32 << 20
+	maxGroups       = 4
+	chunkBytes      = 1 << 20
+	readStep        = 256 << 10
+	maxGroupDecoded = 8 << 20
+	batchStored     = 32 << 10
+	batchBlocks     = 256
+	inputSize       = 64 << 10 // the input buffer before any read-ahead
 )
+
+// chunkLimit is the most input bytes a group of blockMax-byte blocks holds:
+// room for two blocks with their size words and checksums, and at least
+// chunkBytes.
+func chunkLimit(blockMax int) int { return max(chunkBytes, 2*(blockMax+8)) }
 
 type readerState int
 
@@ -100,7 +129,7 @@ type frameInfo struct {
 // NewReader returns a Reader decompressing r, with one decoding goroutine
 // per core for frames of independent blocks.
 func NewReader(r io.Reader) *Reader {
-	return &Reader{src: bufio.NewReaderSize(r, 256<<10), workers: runtime.GOMAXPROCS(0)}
+	return &Reader{src: r, workers: runtime.GOMAXPROCS(0)}
 }
 
 // SetConcurrency sets how many goroutines decode independent blocks; 1
@@ -122,23 +151,94 @@ func newError(off int64, sentinel error, format string, args ...any) error {
 	return &Error{Offset: off, Err: sentinel, Detail: fmt.Sprintf(format, args...)}
 }
 
+// buffered is the number of input bytes read ahead and not consumed.
+func (r *Reader) buffered() int { return r.lim - r.pos }
+
+func (r *Reader) consume(n int) {
+	r.pos += n
+	r.off += int64(n)
+}
+
+// readSrc reads once from src into in[r.lim:end], recording what ends src.
+func (r *Reader) readSrc(end int) {
+	for tries := 0; r.srcErr == nil && end > r.lim; tries++ {
+		n, err := r.src.Read(r.in[r.lim:end])
+		r.lim += n
+		if err != nil {
+			r.srcErr = err
+		} else if tries == 100 {
+			r.srcErr = io.ErrNoProgress
+		}
+		if n > 0 {
+			return
+		}
+	}
+}
+
+// fill reads from src until n bytes are buffered, and reports whether they
+// are; when not, src ended (r.srcErr).
+func (r *Reader) fill(n int) bool {
+	if r.buffered() >= n {
+		return true
+	}
+	if len(r.in)-r.pos < n {
+		buf := r.in
+		if len(buf) < n {
+			buf = make([]byte, max(n, inputSize))
+		}
+		r.lim = copy(buf, r.in[r.pos:r.lim])
+		r.pos, r.in = 0, buf
+	}
+	for r.buffered() < n && r.srcErr == nil {
+		r.readSrc(len(r.in))
+	}
+	return r.buffered() >= n
+}
+
+// atEnd reports whether src ended cleanly with nothing left to read.
+func (r *Reader) atEnd() bool { return !r.fill(1) && r.srcErr == io.EOF }
+
+// srcFailed sets the error of a read cut short at start: a truncated
+// element when src ended, src's error otherwise.
+func (r *Reader) srcFailed(start int64, what string, n int) error {
+	if r.srcErr == io.EOF {
+		return r.fail(start, ErrTruncated, "%s of %d bytes cut short: the input ends at byte %d", what, n, r.off)
+	}
+	r.err = r.srcErr
+	return r.err
+}
+
 // readFull reads len(p) bytes; what describes the element, for errors.
 func (r *Reader) readFull(p []byte, what string) error {
 	return r.readFullAt(p, what, r.off)
 }
 
 // readFullAt is readFull for an element that starts at byte start, before
-// the current offset.
+// the current offset. What the input buffer lacks of a large element is
+// read straight into p.
 func (r *Reader) readFullAt(p []byte, what string, start int64) error {
-	n, err := io.ReadFull(r.src, p)
-	r.off += int64(n)
-	if err == io.EOF || err == io.ErrUnexpectedEOF {
-		return r.fail(start, ErrTruncated, "%s of %d bytes cut short: the input ends at byte %d", what, len(p), r.off)
+	n := copy(p, r.in[r.pos:r.lim])
+	r.consume(n)
+	for n < len(p) && r.srcErr == nil {
+		if rest := len(p) - n; rest >= inputSize {
+			k, err := io.ReadFull(r.src, p[n:])
+			n += k
+			r.off += int64(k)
+			if err == io.ErrUnexpectedEOF {
+				err = io.EOF
+			}
+			r.srcErr = err
+			continue
+		}
+		r.fill(len(p) - n)
+		k := copy(p[n:], r.in[r.pos:r.lim])
+		r.consume(k)
+		n += k
 	}
-	if err != nil {
-		r.err = err
+	if n < len(p) {
+		return r.srcFailed(start, what, len(p))
 	}
-	return err
+	return nil
 }
 
 // Read implements io.Reader.
@@ -156,7 +256,8 @@ func (r *Reader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// WriteTo implements io.WriterTo, writing each block's data directly.
+// WriteTo implements io.WriterTo, writing each batch's (or linked or legacy
+// block's) data directly.
 func (r *Reader) WriteTo(w io.Writer) (int64, error) {
 	var total int64
 	for {
@@ -194,18 +295,12 @@ func (r *Reader) next() error {
 
 // nextFrame reads a magic number and what follows it.
 func (r *Reader) nextFrame() error {
-	start := r.off
-	n, err := io.ReadFull(r.src, r.word[:4])
-	r.off += int64(n)
-	if err == io.EOF {
+	if r.atEnd() {
 		r.err = io.EOF
 		return io.EOF
 	}
-	if err == io.ErrUnexpectedEOF {
-		return r.fail(start, ErrTruncated, "magic number cut short: the input ends at byte %d", r.off)
-	}
-	if err != nil {
-		r.err = err
+	start := r.off
+	if err := r.readFull(r.word[:4], "magic number"); err != nil {
 		return err
 	}
 	return r.startFrame(start, binary.LittleEndian.Uint32(r.word[:4]))
@@ -226,16 +321,16 @@ func (r *Reader) startFrame(start int64, magic uint32) error {
 		if err := r.readFull(r.word[:4], "skippable frame size"); err != nil {
 			return err
 		}
-		size := int64(binary.LittleEndian.Uint32(r.word[:4]))
-		skipped, err := r.src.Discard(int(size))
-		r.off += int64(skipped)
-		if err == io.EOF {
-			return r.fail(start, ErrTruncated, "skippable frame of %d bytes cut short: the input ends at byte %d", size, r.off)
+		size := int(binary.LittleEndian.Uint32(r.word[:4]))
+		for left := size; left > 0; {
+			if !r.fill(1) {
+				return r.srcFailed(start, "skippable frame", size)
+			}
+			k := min(left, r.buffered())
+			r.consume(k)
+			left -= k
 		}
-		if err != nil {
-			r.err = err
-		}
-		return err
+		return nil
 	}
 	if r.frames == 0 && start == 0 {
 		return r.fail(start, ErrNotLZ4, "magic number %#08x is not an LZ4 frame's", magic)
@@ -406,19 +501,13 @@ func (r *Reader) endFrame(at int64) error {
 const legacyBound = legacyBlockSize + legacyBlockSize/255 + 16
 
 func (r *Reader) nextLegacy() error {
-	at := r.off
-	n, err := io.ReadFull(r.src, r.word[:4])
-	r.off += int64(n)
-	if err == io.EOF { // a legacy frame ends with the input
+	if r.atEnd() { // a legacy frame ends with the input
 		r.state = stateMagic
 		r.err = io.EOF
 		return io.EOF
 	}
-	if err != nil {
-		if errors.Is(err, io.ErrUnexpectedEOF) {
-			return r.fail(at, ErrTruncated, "block size cut short: the input ends at byte %d", r.off)
-		}
-		r.err = err
+	at := r.off
+	if err := r.readFull(r.word[:4], "block size"); err != nil {
 		return err
 	}
 	word := binary.LittleEndian.Uint32(r.word[:4])
@@ -449,14 +538,14 @@ func (r *Reader) nextLegacy() error {
 	return nil
 }
 
-// nextQueued serves the next read-ahead block of an independent frame. Groups
-// of blocks are read on the calling goroutine and decoded on others; while
-// the caller serves one group, the next ones decode and an earlier one is
-// hashed into the content checksum, each group on its own goroutine after
-// the group before it. Errors met while reading ahead surface after the
-// blocks before them.
+// nextQueued serves the next batch of an independent frame once it is
+// decoded. Groups of blocks are read on the calling goroutine and decoded
+// on others; while the caller serves one group, the next ones decode, and
+// each batch is hashed into the content checksum as it is decoded, group
+// after group. Errors met while reading ahead surface after the blocks
+// before them.
 func (r *Reader) nextQueued() error {
-	for len(r.groups) == 0 || r.groups[0].next == len(r.groups[0].blocks) {
+	for len(r.groups) == 0 || r.groups[0].next == len(r.groups[0].batches) && !r.groups[0].errNext {
 		if len(r.groups) > 0 {
 			g := r.groups[0]
 			r.groups = r.groups[1:]
@@ -473,16 +562,17 @@ func (r *Reader) nextQueued() error {
 			}
 		}
 		r.fillGroups()
-		<-r.groups[0].decoded
 	}
 	g := r.groups[0]
-	b := g.blocks[g.next]
-	g.next++
-	if b.err != nil {
+	if g.errNext {
 		<-g.hashed
-		r.err = b.err
+		r.err = g.batches[g.next-1].err
 		return r.err
 	}
+	b := &g.batches[g.next]
+	<-b.done
+	g.next++
+	g.errNext = b.err != nil
 	r.cur = b.out
 	r.size += uint64(len(b.out))
 	if len(r.groups) < maxGroups && g.next == 1 && g.err == nil && g.endAt < 0 {
@@ -502,8 +592,8 @@ func (r *Reader) fillGroups() {
 	}
 }
 
-// freeGroup returns a group whose blocks may be reused: one that was served
-// and hashed, waiting for the oldest one's hash when all are in use.
+// freeGroup returns a group whose buffers may be reused: one that was
+// served and hashed, waiting for the oldest one's hash when all are in use.
 func (r *Reader) freeGroup() *group {
 	if len(r.finished) > 0 && len(r.finished)+len(r.groups) >= maxGroups {
 		g := r.finished[0]
@@ -522,78 +612,112 @@ func (r *Reader) freeGroup() *group {
 	return &group{}
 }
 
-// readGroup reads blocks into g up to the group's limits, the end mark or
-// an error, and starts decoding them and hashing them after the group
-// before.
+// readGroup takes the input buffer as g's chunk, reads into it and parses
+// block headers until the group's limits, the end mark or an error, moves
+// what follows the group's last block to a buffer of its own, and starts
+// decoding the group and hashing it after the group before.
 func (r *Reader) readGroup(g *group) {
 	f := &r.frame
-	pool := g.blocks
-	g.blocks, g.next, g.endAt, g.err = g.blocks[:0], 0, -1, nil
-	g.decoded, g.hashed = make(chan struct{}), make(chan struct{})
-	budget := groupBudget(f.blockMax, r.workers)
-	for budget > 0 {
-		at := r.off
-		if err := r.readFull(r.word[:4], "block size"); err != nil {
-			break
+	limit := chunkLimit(f.blockMax)
+	trailer := 4 // the next block's size word
+	if f.blockChecksum {
+		trailer += 4
+	}
+	// The chunk starts with the unconsumed input, which the buffer of the
+	// group's last use (or a new one) takes.
+	if r.pos > 0 || len(r.in) < inputSize {
+		if cap(g.chunk) < max(inputSize, r.buffered()) || cap(g.chunk) > limit {
+			g.chunk = make([]byte, max(inputSize, r.buffered()))
 		}
-		word := binary.LittleEndian.Uint32(r.word[:4])
-		if word == 0 {
-			g.endAt = at
-			break
-		}
-		size := int(word &^ uncompressedBit)
-		if size > f.blockMax {
-			r.fail(at, ErrCorrupt, "block of %d bytes in a frame of %d-byte blocks", size, f.blockMax)
-			break
-		}
-		var b *pendingBlock
-		if i := len(g.blocks); i < len(pool) {
-			b = pool[i]
-		} else {
-			b = &pendingBlock{}
-		}
-		// Buffers of an earlier frame's larger blocks are dropped, so that
-		// the group's memory follows this frame's block size.
-		stored, dec := b.stored, b.dec
-		if cap(stored) > f.blockMax {
-			stored = nil
-		}
-		if cap(dec) > f.blockMax {
-			dec = nil
-		}
-		*b = pendingBlock{at: at, stored: grow(stored, size), raw: word&uncompressedBit != 0, sumAt: -1, dec: dec, blockMax: f.blockMax}
-		g.blocks = append(g.blocks, b)
-		if err := r.readFullAt(b.stored, "block", at); err != nil {
-			g.blocks = g.blocks[:len(g.blocks)-1]
-			break
-		}
-		if f.blockChecksum {
-			b.sumAt = r.off
-			if err := r.readFull(r.word[:4], "block checksum"); err != nil {
-				g.blocks = g.blocks[:len(g.blocks)-1]
+		buf := g.chunk[:cap(g.chunk)]
+		r.lim = copy(buf, r.in[r.pos:r.lim])
+		r.pos, r.in, g.chunk = 0, buf, r.in
+	}
+	g.blocks, g.next, g.errNext, g.endAt, g.err = g.blocks[:0], 0, false, -1, nil
+	g.hashed = make(chan struct{})
+	p, bound := 0, 0
+parse:
+	for {
+		for bound < maxGroupDecoded {
+			at := r.off + int64(p)
+			if r.lim-p < 4 {
 				break
 			}
-			b.sum = binary.LittleEndian.Uint32(r.word[:4])
+			word := binary.LittleEndian.Uint32(r.in[p:])
+			if word == 0 {
+				g.endAt = at
+				p += 4
+				break parse
+			}
+			size := int(word &^ uncompressedBit)
+			if size > f.blockMax {
+				r.fail(at, ErrCorrupt, "block of %d bytes in a frame of %d-byte blocks", size, f.blockMax)
+				break parse
+			}
+			if r.lim-p < size+trailer {
+				if n := p + size + trailer; n > len(r.in) {
+					// A block larger than the room left: grow within the
+					// chunk's limit, else leave it to the next group.
+					if p > 0 && (len(r.in) >= limit || n > limit) {
+						break parse
+					}
+					r.grow(max(n, min(2*len(r.in), limit)))
+				}
+				break
+			}
+			b := blockRef{at: at, start: p + 4, end: p + 4 + size, raw: word&uncompressedBit != 0, sumAt: -1}
+			if f.blockChecksum {
+				b.sumAt = r.off + int64(b.end)
+				b.sum = binary.LittleEndian.Uint32(r.in[b.end:])
+			}
+			g.blocks = append(g.blocks, b)
+			bound += decodedRoom(b.end-b.start, b.raw, f.blockMax)
+			p = b.end + trailer - 4
 		}
-		budget -= size + min(f.blockMax, decodedBound(size))
+		if bound >= maxGroupDecoded {
+			break
+		}
+		if r.lim == len(r.in) {
+			if len(r.in) >= limit && len(g.blocks) > 0 {
+				break
+			}
+			r.grow(min(2*len(r.in), limit))
+		}
+		if r.srcErr != nil {
+			r.truncatedGroup(p)
+			p = r.lim
+			break
+		}
+		r.readSrc(min(len(r.in), r.lim+max(readStep, f.blockMax+8)))
 	}
+	// The group keeps the chunk; the input after it moves to the buffer the
+	// group held.
+	r.off += int64(p)
+	g.chunk, r.in = r.in, g.chunk
+	rest := r.lim - p
+	if cap(r.in) < max(rest, inputSize) || cap(r.in) > limit {
+		// As large as this group's chunk, which held that much input.
+		r.in = make([]byte, max(rest, len(g.chunk)))
+	}
+	r.in = r.in[:cap(r.in)]
+	r.pos, r.lim = 0, copy(r.in, g.chunk[p:r.lim])
 	if r.err != nil { // surfaces once the blocks before it are served
 		g.err, r.err = r.err, nil
 	}
+	g.split(f.blockMax)
 	prev := r.lastHashed
 	r.lastHashed = g.hashed
+	go decodeAll(g, r.workers, f.blockMax)
+	// Each batch is hashed once decoded, while its output is in cache.
 	hash := f.contentChecksum
 	go func() {
-		decodeAll(g.blocks, r.workers)
-		close(g.decoded)
 		if prev != nil {
 			<-prev
 		}
-		if hash {
-			for _, b := range g.blocks {
-				if b.err != nil {
-					break
-				}
+		for i := range g.batches {
+			b := &g.batches[i]
+			<-b.done
+			if hash {
 				r.content.Write(b.out)
 			}
 		}
@@ -602,61 +726,126 @@ func (r *Reader) readGroup(g *group) {
 	r.groups = append(r.groups, g)
 }
 
-// groupBudget is how many bytes of blocks (stored and decoded) a group
-// reads ahead: enough for every worker to take a few blocks, within
-// maxGroupBytes.
-func groupBudget(blockMax, workers int) int {
-	return min(max(groupBytes, 2*workers*blockMax), maxGroupBytes)
-}
-
-func grow(b []byte, n int) []byte {
-	if cap(b) < n {
-		return make([]byte, n)
-	}
-	return b[:n]
-}
-
-// decodeAll decodes the blocks on up to workers goroutines.
-func decodeAll(blocks []*pendingBlock, workers int) {
-	if len(blocks) <= 1 || workers <= 1 {
-		for _, b := range blocks {
-			b.decode()
-		}
+// truncatedGroup sets the error of src's end at in[p:lim], inside the
+// block that starts at p, as the sequential reader words it.
+func (r *Reader) truncatedGroup(p int) {
+	if r.srcErr != io.EOF {
+		r.err = r.srcErr
 		return
 	}
+	at, ends := r.off+int64(p), r.off+int64(r.lim)
+	if r.lim-p < 4 {
+		r.fail(at, ErrTruncated, "block size of 4 bytes cut short: the input ends at byte %d", ends)
+		return
+	}
+	size := int(binary.LittleEndian.Uint32(r.in[p:]) &^ uncompressedBit)
+	if r.lim-p < 4+size {
+		r.fail(at, ErrTruncated, "block of %d bytes cut short: the input ends at byte %d", size, ends)
+		return
+	}
+	r.fail(at+4+int64(size), ErrTruncated, "block checksum of 4 bytes cut short: the input ends at byte %d", ends)
+}
+
+// grow makes the input buffer n bytes long, keeping in[:lim] (the group
+// being read starts at 0).
+func (r *Reader) grow(n int) {
+	if n <= len(r.in) {
+		return
+	}
+	buf := make([]byte, n)
+	copy(buf, r.in[:r.lim])
+	r.in = buf
+}
+
+// decodedRoom is the most a block of n stored bytes decodes to.
+func decodedRoom(n int, raw bool, blockMax int) int {
+	if raw {
+		return n
+	}
+	return min(blockMax, decodedBound(n))
+}
+
+// split cuts the group's blocks into batches of about batchStored stored
+// bytes. It drops the batches' output buffers when together they hold
+// more than twice a group's bound, which batches of different sizes could
+// leave across uses (one use grows them to at most a group's bound).
+func (g *group) split(blockMax int) {
+	held := 0
+	for _, b := range g.batches[:cap(g.batches)] {
+		held += cap(b.out)
+	}
+	keep := held <= 2*maxGroupDecoded
+	g.batches = g.batches[:0]
+	for first := 0; first < len(g.blocks); {
+		last, stored, bound := first, 0, 0
+		for last < len(g.blocks) && last-first < batchBlocks && stored < batchStored {
+			b := &g.blocks[last]
+			stored += b.end - b.start
+			bound += decodedRoom(b.end-b.start, b.raw, blockMax)
+			last++
+		}
+		var out []byte
+		if i := len(g.batches); keep && i < cap(g.batches) {
+			out = g.batches[:i+1][i].out
+		}
+		g.batches = append(g.batches, batch{first: first, last: last, bound: bound, out: out, done: make(chan struct{})})
+		first = last
+	}
+}
+
+// decodeAll decodes the group's batches in order on up to workers
+// goroutines.
+func decodeAll(g *group, workers, blockMax int) {
+	batches := g.batches
 	var next atomic.Int32
+	work := func() {
+		for i := int(next.Add(1)) - 1; i < len(batches); i = int(next.Add(1)) - 1 {
+			g.decode(&batches[i], blockMax)
+			close(batches[i].done)
+		}
+	}
 	var wg sync.WaitGroup
-	for range min(workers, len(blocks)) - 1 {
-		wg.Go(func() {
-			for i := int(next.Add(1)) - 1; i < len(blocks); i = int(next.Add(1)) - 1 {
-				blocks[i].decode()
-			}
-		})
+	for range min(workers, len(batches)) - 1 {
+		wg.Go(work)
 	}
-	for i := int(next.Add(1)) - 1; i < len(blocks); i = int(next.Add(1)) - 1 {
-		blocks[i].decode()
-	}
+	work()
 	wg.Wait()
 }
 
-func (b *pendingBlock) decode() {
-	if b.sumAt >= 0 {
-		if want := xxh32.Checksum(b.stored); b.sum != want {
-			b.err = newError(b.sumAt, ErrChecksum, "block checksum %#08x, want %#08x", b.sum, want)
+// decode decodes a batch's blocks one after the other into its output,
+// which grows as they need up to the batch's bound.
+func (g *group) decode(bt *batch, blockMax int) {
+	out := bt.out[:0]
+	bt.err = nil
+	defer func() { bt.out = out }()
+	blocks := g.blocks[bt.first:bt.last]
+	for _, b := range blocks {
+		stored := g.chunk[b.start:b.end]
+		if b.sumAt >= 0 {
+			if want := xxh32.Checksum(stored); b.sum != want {
+				bt.err = newError(b.sumAt, ErrChecksum, "block checksum %#08x, want %#08x", b.sum, want)
+				return
+			}
+		}
+		room := decodedRoom(len(stored), b.raw, blockMax)
+		if cap(out)-len(out) < room {
+			// Room for the rest at a ratio of 4, or twice as much.
+			want := len(out) + room + 4*(blocks[len(blocks)-1].end-b.end)
+			grown := make([]byte, len(out), min(max(2*cap(out), want), bt.bound))
+			copy(grown, out)
+			out = grown
+		}
+		if b.raw {
+			out = append(out, stored...)
+			continue
+		}
+		n, err := fastlz4.DecompressBlockPrefix(out[len(out):len(out)+room], 0, stored)
+		if err != nil {
+			bt.err = blockError(b.at, err)
 			return
 		}
+		out = out[:len(out)+n]
 	}
-	if b.raw {
-		b.out = b.stored
-		return
-	}
-	b.dec = grow(b.dec, min(b.blockMax, decodedBound(len(b.stored))))
-	n, err := fastlz4.DecompressBlockPrefix(b.dec, 0, b.stored)
-	if err != nil {
-		b.err = blockError(b.at, err)
-		return
-	}
-	b.out = b.dec[:n]
 }
 
 // blockError is the error of a block at byte at that did not decode.
