@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync"
 	"time"
 	"unsafe"
 
@@ -158,15 +157,7 @@ func (p *devicePool) decompress(pages []CompressedPage, dst []Page, host *gpuimp
 		}
 		onCPU[i], errs[i] = p.decodePart(pt.dev, pages[pt.lo:pt.hi], to, host.Range(pt.lo, pt.hi), status[pt.lo:pt.hi], nil)
 	}
-	if len(parts) == 1 {
-		run(0)
-	} else {
-		var wg sync.WaitGroup
-		for i := range parts {
-			wg.Go(func() { run(i) })
-		}
-		wg.Wait()
-	}
+	eachPart(len(parts), run)
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}

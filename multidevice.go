@@ -388,16 +388,22 @@ func (p *devicePool) compress(pages []Page, host *gpuimpl.HostPages) (gpuBatch, 
 		pt := parts[i]
 		res[i] = p.runPart(pt.dev, pages[pt.lo:pt.hi], host.Range(pt.lo, pt.hi), nil)
 	}
-	if len(parts) == 1 {
-		run(0)
-	} else {
-		var wg sync.WaitGroup
-		for i := range parts {
-			wg.Go(func() { run(i) })
-		}
-		wg.Wait()
-	}
+	eachPart(len(parts), run)
 	return joinParts(pages, host, parts, res)
+}
+
+// eachPart calls run(i) for parts 0 to n-1, each on its own goroutine when
+// there are several, and waits for them.
+func eachPart(n int, run func(i int)) {
+	if n == 1 {
+		run(0)
+		return
+	}
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { run(i) })
+	}
+	wg.Wait()
 }
 
 // joinParts makes one batch of its parts' results, in page order. The GPU's
