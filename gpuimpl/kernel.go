@@ -563,11 +563,11 @@ func (k *pageKernel) parse() {
 		k.Note("decided before the branch on lost lanes, so that the branch below needs no wait")
 	})
 	k.If(noMatch).BraUni(nextGroup)
-	laneLen, laneOffset, laneOffset2, bothLanes := k.chooseCandidate(p, next, cnext, c2next, cand, cand2, ok, ok2)
+	laneLen, laneOffset, laneOffset2, longLanes, bothLanes := k.chooseCandidate(p, next, cnext, c2next, cand, cand2, ok, ok2)
 	revMatches := k.NewReg32()
 	k.Brev(revMatches, matches)
 	k.Note("lane l at bit 31-l: the lowest lane is then one bfind, off the chain from one match to the next")
-	nextIdx, laneEnd, laneRec, longLanes := k.selectLanes(p, laneLen, revMatches)
+	nextIdx, laneEnd, laneRec := k.selectLanes(p, laneLen, revMatches)
 
 	k.Place(selectMatch)
 	k.Comment("PARSE-5: the lowest matching lane at or after the cursor")
@@ -662,10 +662,9 @@ const recBytes = 8
 // (PARSE-5), so that its chain from one match to the next is one shuffle:
 // nextIdx, the lowest matching lane at or after the lane's match's end
 // (0xffffffff for none); laneEnd, that end; laneRec, the first word of its
-// record; and longLanes, the lanes whose match may go on, lane l at bit l.
-func (k *pageKernel) selectLanes(p, laneLen, revMatches ptx.Reg) (nextIdx, laneEnd, laneRec, longLanes ptx.Reg) {
-	nextIdx, laneEnd, laneRec, longLanes = k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
-	long := k.NewPred()
+// record.
+func (k *pageKernel) selectLanes(p, laneLen, revMatches ptx.Reg) (nextIdx, laneEnd, laneRec ptx.Reg) {
+	nextIdx, laneEnd, laneRec = k.NewReg32(), k.NewReg32(), k.NewReg32()
 	k.Add(nextIdx, k.lane, laneLen)
 	k.Shr(nextIdx, ptx.Hex(0xffffffff), nextIdx)
 	k.And(nextIdx, nextIdx, revMatches)
@@ -673,8 +672,6 @@ func (k *pageKernel) selectLanes(p, laneLen, revMatches ptx.Reg) (nextIdx, laneE
 	k.Add(laneEnd, p, laneLen)
 	k.Shl(laneRec, laneLen, ptx.Imm(16))
 	k.Or(laneRec, laneRec, p)
-	k.SetpU(ptx.GE, long, laneLen, ptx.Imm(mayGoOn))
-	k.Ballot(longLanes, long, ptx.FullMask)
 	return
 }
 
@@ -782,28 +779,38 @@ func (k *pageKernel) candWords(c, c0 ptx.Reg, next, extra []ptx.Reg) {
 
 // chooseCandidate gives each lane its match as far as shortLength measures
 // it (PARSE-4): the longer of its candidates' that verify (ok, ok2), c1's
-// of two as long; laneOffset is its offset, laneOffset2 that of c2, and
-// bothLanes the lanes whose two candidates both may go on past shortCap,
-// lane l at bit l, whose matches the warp extends both.
-func (k *pageKernel) chooseCandidate(p ptx.Reg, next, cnext, c2next []ptx.Reg, cand, cand2, ok, ok2 ptx.Reg) (laneLen, laneOffset, laneOffset2, bothLanes ptx.Reg) {
-	len1, len2 := k.shortLength(p, next, cnext), k.shortLength(p, next, c2next)
-	laneLen, laneOffset, laneOffset2, bothLanes = k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
-	take2, long1, long2 := k.NewPred(), k.NewPred(), k.NewPred()
+// of two as long; laneOffset is its offset, laneOffset2 that of c2;
+// longLanes are the lanes whose match may go on past shortCap, and
+// bothLanes those whose two candidates both may, lane l at bit l: the warp
+// extends both their matches.
+func (k *pageKernel) chooseCandidate(p ptx.Reg, next, cnext, c2next []ptx.Reg, cand, cand2, ok, ok2 ptx.Reg) (laneLen, laneOffset, laneOffset2, longLanes, bothLanes ptx.Reg) {
+	maxL, bound, room := k.NewReg32(), k.NewReg32(), k.NewPred()
+	k.Sub(maxL, ptx.Imm(matchEnd), p)
+	k.MinU(bound, maxL, ptx.Imm(shortCap))
+	k.SetpU(ptx.GT, room, maxL, ptx.Imm(shortCap))
+	k.Note("a length of shortCap short of the bound may go on")
+	len1, len2 := k.shortLength(bound, next, cnext), k.shortLength(bound, next, c2next)
+	laneLen, laneOffset, laneOffset2, longLanes, bothLanes = k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+	take2, long, long1, long2 := k.NewPred(), k.NewPred(), k.NewPred(), k.NewPred()
 	k.Selp(len1, len1, ptx.Imm(0), ok)
 	k.Note("c1's length, 0 where c1 does not verify")
-	k.SetpU(ptx.GE, long1, len1, ptx.Imm(mayGoOn))
-	k.SetpU(ptx.GE, long2, len2, ptx.Imm(mayGoOn))
-	k.AndPred(long1, long1, long2)
-	k.AndPred(long1, long1, ok2)
-	k.Ballot(bothLanes, long1, ptx.FullMask)
 	k.SetpU(ptx.GT, take2, len2, len1)
 	k.AndPred(take2, take2, ok2)
 	k.Selp(laneLen, len2, len1, take2)
+	k.Note("the longer, c1's of two as long")
+	k.SetpU(ptx.EQ, long1, len1, ptx.Imm(shortCap))
+	k.SetpU(ptx.EQ, long2, len2, ptx.Imm(shortCap))
+	k.AndPred(long2, long2, ok2)
+	k.AndPred(long1, long1, room)
+	k.AndPred(long, long1, long2)
+	k.Ballot(bothLanes, long, ptx.FullMask)
+	k.SetpU(ptx.EQ, long, laneLen, ptx.Imm(shortCap))
+	k.AndPred(long, long, room)
+	k.Ballot(longLanes, long, ptx.FullMask)
 	k.Sub(laneOffset, p, cand)
 	k.Sub(laneOffset2, p, cand2)
 	k.Selp(laneOffset, laneOffset2, laneOffset, take2)
-	k.Note("the longer, c1's of two as long (a length that may go on compares as more than any other)")
-	return laneLen, laneOffset, laneOffset2, bothLanes
+	return laneLen, laneOffset, laneOffset2, longLanes, bothLanes
 }
 
 // groupWords sets cur to u32(p) of each lane's position p = base+lane and,
@@ -866,62 +873,41 @@ func (k *pageKernel) regs(n int) []ptx.Reg {
 
 // shortLength returns each lane's match length as far as its words after
 // the first tell (PARSE-4): 4 plus the equal bytes of u32(p+4j) =
-// u32(c+4j) for j = 1 to shortWords, bounded by p+L <= 4091. A length of
-// shortCap at a lane whose bound is further is only a lower bound: extend
-// goes on from there. Every lane computes it at once, so that a group's
-// matches cost no extension step unless they are longer. It lies between
-// the group's verification and its first match, so its steps are kept
-// few: the words' counts side by side, one select per word after the
-// first, the bound, and the mark of a match that may go on, decided from
-// the xors beside them.
-func (k *pageKernel) shortLength(p ptx.Reg, a, b []ptx.Reg) ptx.Reg {
+// u32(c+4j) for j = 1 to shortWords, at most bound = min(4091-p,
+// shortCap). A length of shortCap at a lane whose bound is further is
+// only a lower bound: extend goes on from there. Every lane computes it at
+// once, so that a group's matches cost no extension step unless they are
+// longer. It lies between the group's verification and its first match,
+// and runs once per candidate, so its steps are kept few: the first xor
+// that is not 0 and the bytes before it are selected first, and only that
+// xor's equal bytes are counted (all xors 0 select the last, whose 4
+// equal bytes make shortCap).
+func (k *pageKernel) shortLength(bound ptx.Reg, a, b []ptx.Reg) ptx.Reg {
 	k.Comment(fmt.Sprintf("PARSE-4: every lane's match length up to %d bytes, from the words after p and c", shortCap))
-	d, n, maxL, flag := k.regs(len(a)), k.NewReg32(), k.NewReg32(), k.NewReg32()
-	allEqual, room := k.NewPred(), k.NewPred()
-	differs := make([]ptx.Reg, len(a)-1)
+	d, x, before, n := k.regs(len(a)), k.NewReg32(), k.NewReg32(), k.NewReg32()
 	for j := range d {
 		k.Xor(d[j], a[j], b[j])
 	}
-	k.Or(flag, d[0], d[1])
-	for _, dj := range d[2:] {
-		k.Or(flag, flag, dj)
-	}
-	k.SetpU(ptx.EQ, allEqual, flag, ptx.Imm(0))
-	k.Sub(maxL, ptx.Imm(matchEnd), p)
-	k.SetpU(ptx.GT, room, maxL, ptx.Imm(shortCap))
-	k.AndPred(allEqual, allEqual, room)
-	k.Selp(flag, ptx.Imm(mayGoOn), ptx.Imm(0), allEqual)
-	k.Note(fmt.Sprintf("all %d bytes equal, short of the bound: the match may go on", shortCap))
+	last := len(d) - 1
+	differs := make([]ptx.Reg, last)
 	for j := range differs {
 		differs[j] = k.NewPred()
 		k.SetpU(ptx.NE, differs[j], d[j], ptx.Imm(0))
 	}
-	for j := range d {
-		k.Brev(d[j], d[j])
-	}
-	for j := range d {
-		k.Clz(d[j], d[j])
-	}
-	k.Note("equal low bits of each xor; 32 when the words are equal")
-	for j := range d {
-		k.Shr(d[j], d[j], ptx.Imm(3))
-		k.Add(d[j], d[j], ptx.Imm(4*(j+1)))
-	}
-	last := len(d) - 1
-	k.Selp(n, d[last-1], d[last], differs[last-1])
+	k.Selp(x, d[last-1], d[last], differs[last-1])
+	k.Selp(before, ptx.Imm(4*last), ptx.Imm(4*(last+1)), differs[last-1])
 	for j := last - 2; j >= 0; j-- {
-		k.Selp(n, d[j], n, differs[j])
+		k.Selp(x, d[j], x, differs[j])
+		k.Selp(before, ptx.Imm(4*(j+1)), before, differs[j])
 	}
-	k.Note("the count of the first word that differs")
-	k.MinU(n, n, maxL)
-	k.Or(n, n, flag)
+	k.Note("the first xor that is not 0, and the bytes before it")
+	k.Brev(n, x)
+	k.Clz(n, n)
+	k.Shr(n, n, ptx.Imm(3))
+	k.Add(n, n, before)
+	k.MinU(n, n, bound)
 	return n
 }
-
-// mayGoOn marks a length from shortLength that is only a lower bound:
-// such a match takes the general path, which extends it (selectLanes's
-// longRev).
-const mayGoOn = 256
 
 // shortWords is the number of words after u32(p) that shortLength
 // compares, and shortCap the longest length it finds.
@@ -931,7 +917,7 @@ const (
 )
 
 // extend sets length to that of the match at mp with offset, whose first
-// shortCap bytes shortLength found equal short of the bound (mayGoOn;
+// shortCap bytes shortLength found equal short of the bound (longLanes;
 // PARSE-4): the warp compares 128 bytes per step, 4 per lane, from shortCap
 // on.
 func (k *pageKernel) extend(length, mp, offset ptx.Reg) {
