@@ -105,14 +105,14 @@ type pageKernel struct {
 	// The page's loads (loadPage): this lane's first byte of the page and
 	// of its copy, the chunks on their way, the largest base and mp+off
 	// whose reads the chunks stored so far hold (setStored), and, by
-	// caller (siteGroup, siteExtend), where storeNext is entered and
-	// returns to.
+	// caller (siteGroup, siteExtend, siteExtendBoth), where storeNext is
+	// entered and returns to.
 	lsrc, lpg               ptx.Reg
 	chunks                  [chunksAhead]ptx.Vec4
 	site                    ptx.Reg
 	groupLimit, extendLimit ptx.Reg
-	storeNext               [2]ptx.Label
-	storeBack               [2]ptx.Label
+	storeNext               [sites]ptx.Label
+	storeBack               [sites]ptx.Label
 	// Per-lane constants: (lane-1)&31, the lane before (writeBlock's
 	// literal starts), and those of the group's word loads.
 	laneM1              ptx.Reg
@@ -170,7 +170,9 @@ func buildPageKernel(m *ptx.Module, name string, chunked bool) {
 	if k.chunked {
 		k.site = k.NewReg32()
 		k.groupLimit, k.extendLimit = k.NewReg32(), k.NewReg32()
-		k.storeNext = [2]ptx.Label{k.NewLabel("store_next"), k.NewLabel("store_next")}
+		for site := range k.storeNext {
+			k.storeNext[site] = k.NewLabel("store_next")
+		}
 	}
 
 	k.page, k.sched, k.bound = page, sched, bound
@@ -271,6 +273,8 @@ const (
 const (
 	siteGroup = iota
 	siteExtend
+	siteExtendBoth
+	sites
 )
 
 // loadChunk starts the load of chunk c into its set of registers.
@@ -405,11 +409,13 @@ func (k *pageKernel) setStored(n int) {
 // which groupLimit tells, and returns to the caller that entered it.
 func (k *pageKernel) emitStoreNext() {
 	at, done, common := make([]ptx.Label, pageChunks), k.NewLabel("stored"), k.NewLabel("store_chunk")
-	k.Place(k.storeNext[siteGroup])
-	k.Mov(k.site, ptx.Imm(siteGroup))
-	k.BraUni(common)
-	k.Place(k.storeNext[siteExtend])
-	k.Mov(k.site, ptx.Imm(siteExtend))
+	for site := range sites {
+		k.Place(k.storeNext[site])
+		k.Mov(k.site, ptx.Imm(site))
+		if site < sites-1 {
+			k.BraUni(common)
+		}
+	}
 	k.Place(common)
 	k.Comment("store the next chunk of the page, which the parse is about to read")
 	q := k.NewPred()
@@ -429,9 +435,11 @@ func (k *pageKernel) emitStoreNext() {
 	k.Place(done)
 	k.WarpSync(ptx.FullMask)
 	k.Note("the lanes' stores before the parse reads them")
-	k.SetpU(ptx.EQ, q, k.site, ptx.Imm(siteGroup))
-	k.If(q).BraUni(k.storeBack[siteGroup])
-	k.BraUni(k.storeBack[siteExtend])
+	for site := range sites - 1 {
+		k.SetpU(ptx.EQ, q, k.site, ptx.Imm(site))
+		k.If(q).BraUni(k.storeBack[site])
+	}
+	k.BraUni(k.storeBack[sites-1])
 }
 
 // clearTable fills the hash table with emptyEntry; off is 16·lane. In the
@@ -599,8 +607,6 @@ func (k *pageKernel) parse() {
 	k.Shr(t, longLanes, m)
 	k.And(t, t, ptx.Imm(1))
 	k.SetpU(ptx.NE, long, t, ptx.Imm(0))
-	k.ShflIdx(offset, laneOffset, m, ptx.Imm(31), ptx.FullMask)
-	k.Note("the match's offset, which only the general path uses, on its way before the branch")
 	k.If(long).BraUni(otherSeq)
 	k.Note("its match may go on")
 	k.SetpU(ptx.EQ, isM, k.lane, m)
@@ -622,29 +628,21 @@ func (k *pageKernel) parse() {
 	k.writeBlock()
 
 	k.Place(otherSeq)
-	k.Comment("a match that may go on: the warp extends it, and its other candidate's where that reached 16 bytes too (PARSE-4)")
-	mp, length, rec := k.NewReg32(), k.NewReg32(), k.NewReg32()
+	k.Comment("a match that may go on: the warp extends it, and its other candidate's with it where that reached 16 bytes too (PARSE-4)")
+	mp, length, rec, start, offset2 := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+	single, extended, one := k.NewLabel("extend_one"), k.NewLabel("extended"), k.NewPred()
 	k.Add(mp, k.base, m)
-	best, bestOffset, try := k.NewReg32(), k.NewReg32(), k.NewLabel("extend_candidate")
+	k.ShflIdx(offset, laneOffset, m, ptx.Imm(31), ptx.FullMask)
+	k.Mov(start, ptx.Imm(shortCap))
 	k.Shr(t, bothLanes, m)
 	k.And(t, t, ptx.Imm(1))
-	k.Note("1 where c2's match is extended after c1's")
-	k.Mov(best, ptx.Imm(0))
-	k.Mov(bestOffset, offset)
-	k.Place(try)
-	k.extend(length, mp, offset)
-	longer := k.NewPred()
-	k.SetpU(ptx.GT, longer, length, best)
-	k.Selp(best, length, best, longer)
-	k.Selp(bestOffset, offset, bestOffset, longer)
-	k.Note("c1's first: of two as long, c1's stays")
-	k.ShflIdx(offset, laneOffset2, m, ptx.Imm(31), ptx.FullMask)
-	again2 := k.NewPred()
-	k.SetpU(ptx.NE, again2, t, ptx.Imm(0))
-	k.Mov(t, ptx.Imm(0))
-	k.If(again2).BraUni(try)
-	k.Mov(length, best)
-	k.Mov(offset, bestOffset)
+	k.SetpU(ptx.EQ, one, t, ptx.Imm(0))
+	k.If(one).BraUni(single)
+	k.ShflIdx(offset2, laneOffset2, m, ptx.Imm(31), ptx.FullMask)
+	k.extendBoth(length, mp, offset, offset2, start, single, extended)
+	k.Place(single)
+	k.extend(length, mp, offset, start)
+	k.Place(extended)
 	k.Shl(rec, length, ptx.Imm(16))
 	k.Or(rec, rec, mp)
 	k.If(k.isLane0).St(ptx.Global, "u32", ptx.At(k.recPtr, 0), rec)
@@ -921,29 +919,17 @@ const (
 )
 
 // extend sets length to that of the match at mp with offset, whose first
-// shortCap bytes shortLength found equal short of the bound (longLanes;
-// PARSE-4): the warp compares 128 bytes per step, 4 per lane, from shortCap
-// on.
-func (k *pageKernel) extend(length, mp, offset ptx.Reg) {
+// off bytes are equal short of the bound (shortCap ones that shortLength
+// found, longLanes, or more that extendBoth found; PARSE-4): the warp
+// compares 128 bytes per step, 4 per lane, from off on.
+func (k *pageKernel) extend(length, mp, offset, off ptx.Reg) {
 	k.Comment(fmt.Sprintf("PARSE-4: a match of %d bytes or more goes on 128 bytes a step; a lane stops at a mismatch or at p+L = 4091", shortCap))
-	off, maxL := k.NewReg32(), k.NewReg32()
+	maxL, mc, lane4, i, a, b, e, stops := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
 	k.Sub(maxL, ptx.Imm(matchEnd), mp)
-	mc, lane4, i, a, b, e, lim, stops := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
 	k.Sub(mc, mp, offset)
 	k.Shl(lane4, k.lane, ptx.Imm(2))
-	k.Mov(off, ptx.Imm(shortCap))
-	step, offLimit, ahead := k.NewLabel("extend"), k.NewReg32(), k.NewPred()
-	if k.chunked {
-		k.storeBack[siteExtend] = k.NewLabel("extend_stored")
-		k.Place(k.storeBack[siteExtend])
-		k.Sub(offLimit, k.extendLimit, mp)
-	}
-	k.Place(step)
-	if k.chunked {
-		k.SetpS(ptx.GT, ahead, off, offLimit)
-		k.If(ahead).BraUni(k.storeNext[siteExtend])
-		k.Note("the step's reads go past the chunks stored")
-	}
+	step := k.NewLabel("extend")
+	k.extendSite(siteExtend, mp, off, step)
 	k.Add(i, off, lane4)
 	k.MinU(a, i, maxL)
 	k.Note("a lane past the bound reads inside the page and compares nothing")
@@ -951,24 +937,116 @@ func (k *pageKernel) extend(length, mp, offset ptx.Reg) {
 	k.Add(a, mp, a)
 	k.wordAt(a, a)
 	k.wordAt(b, b)
-	k.Xor(e, a, b)
-	k.Brev(e, e)
-	k.Clz(e, e)
-	k.Shr(e, e, ptx.Imm(3))
-	k.Sub(lim, maxL, i)
-	k.MaxS(lim, lim, ptx.Imm(0))
-	k.MinS(e, e, lim)
-	k.Note("the equal bytes of this lane's 4, none past the bound")
+	lim := k.NewReg32()
+	k.laneRoom(lim, maxL, i)
+	k.equalBytes(e, a, b, lim)
 	stop := k.NewPred()
 	k.SetpU(ptx.LT, stop, e, ptx.Imm(4))
 	k.Ballot(stops, stop, ptx.FullMask)
 	k.SetpU(ptx.NE, stop, stops, ptx.Imm(0))
 	k.Add(off, off, ptx.Imm(128))
 	k.IfNot(stop).BraUni(step)
-	s := k.NewReg32()
+	k.stepLength(length, stops, e, off)
+}
+
+// extendBoth extends the match at mp with both its candidates' offsets,
+// whose first off bytes are equal short of the bound, in one loop: each
+// lane compares its 4 bytes of the position with those of both. At the
+// first step where either stops, the other, where it goes on, is the
+// longer: offset becomes its offset, off the bytes known equal, and extend
+// (at single) finishes it. Where both stop in one step, length and offset
+// become the longer's, offset's (c1's) of two as long, and it branches to
+// done. The result is that of extending each alone and keeping the longer.
+func (k *pageKernel) extendBoth(length, mp, offset, offset2, off ptx.Reg, single, done ptx.Label) {
+	k.Comment("PARSE-4: both candidates' matches go on 128 bytes a step, until one stops")
+	maxL, mc, mc2, lane4, i, a, b, b2, e, e2, stops, stops2 := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+	k.Sub(maxL, ptx.Imm(matchEnd), mp)
+	k.Sub(mc, mp, offset)
+	k.Sub(mc2, mp, offset2)
+	k.Shl(lane4, k.lane, ptx.Imm(2))
+	step := k.NewLabel("extend_both")
+	k.extendSite(siteExtendBoth, mp, off, step)
+	k.Add(i, off, lane4)
+	k.MinU(a, i, maxL)
+	k.Add(b, mc, a)
+	k.Add(b2, mc2, a)
+	k.Add(a, mp, a)
+	k.wordAt(a, a)
+	k.wordAt(b, b)
+	k.wordAt(b2, b2)
+	lim := k.NewReg32()
+	k.laneRoom(lim, maxL, i)
+	k.equalBytes(e, a, b, lim)
+	k.equalBytes(e2, a, b2, lim)
+	stop, q := k.NewPred(), k.NewPred()
+	k.SetpU(ptx.LT, stop, e, ptx.Imm(4))
+	k.Ballot(stops, stop, ptx.FullMask)
+	k.SetpU(ptx.LT, stop, e2, ptx.Imm(4))
+	k.Ballot(stops2, stop, ptx.FullMask)
+	k.Add(off, off, ptx.Imm(128))
+	k.Or(a, stops, stops2)
+	k.SetpU(ptx.EQ, stop, a, ptx.Imm(0))
+	k.If(stop).BraUni(step)
+	k.SetpU(ptx.EQ, q, stops, ptx.Imm(0))
+	k.If(q).BraUni(single)
+	k.Note("c1's goes on past c2's end: the longer")
+	k.SetpU(ptx.EQ, q, stops2, ptx.Imm(0))
+	k.If(q).Mov(offset, offset2)
+	k.If(q).BraUni(single)
+	k.Note("c2's goes on past c1's end: the longer")
+	k.stepLength(length, stops, e, off)
+	k.stepLength(b, stops2, e2, off)
+	k.SetpU(ptx.GT, q, b, length)
+	k.Selp(length, b, length, q)
+	k.Selp(offset, offset2, offset, q)
+	k.Note("both end in this step: the longer, c1's of two as long")
+	k.BraUni(done)
+}
+
+// extendSite places an extension loop's head, step, for caller site: in
+// the stream variant, a step whose reads (up to mp+off+132) go past the
+// chunks stored first stores the next one.
+func (k *pageKernel) extendSite(site int, mp, off ptx.Reg, step ptx.Label) {
+	offLimit, ahead := k.NewReg32(), k.NewPred()
+	if k.chunked {
+		k.storeBack[site] = k.NewLabel("extend_stored")
+		k.Place(k.storeBack[site])
+		k.Sub(offLimit, k.extendLimit, mp)
+	}
+	k.Place(step)
+	if k.chunked {
+		k.SetpS(ptx.GT, ahead, off, offLimit)
+		k.If(ahead).BraUni(k.storeNext[site])
+		k.Note("the step's reads go past the chunks stored")
+	}
+}
+
+// equalBytes sets e to the equal low bytes of the words a and b, at most
+// lim (the lane's bytes short of the bound).
+func (k *pageKernel) equalBytes(e, a, b, lim ptx.Reg) {
+	k.Xor(e, a, b)
+	k.Brev(e, e)
+	k.Clz(e, e)
+	k.Shr(e, e, ptx.Imm(3))
+	k.MinS(e, e, lim)
+	k.Note("the equal bytes of this lane's 4, none past the bound")
+}
+
+// laneRoom sets lim to the bytes from the lane's first, i, to the bound
+// maxL, 0 past it.
+func (k *pageKernel) laneRoom(lim, maxL, i ptx.Reg) {
+	k.Sub(lim, maxL, i)
+	k.MaxS(lim, lim, ptx.Imm(0))
+}
+
+// stepLength sets length to the match's length from the step that ended
+// it: stops, the lanes that stopped, the lowest lane's equal bytes e, and
+// off, 128 past the step's first byte.
+func (k *pageKernel) stepLength(length, stops, e, off ptx.Reg) {
+	s, es := k.NewReg32(), k.NewReg32()
 	k.lowestLane(s, stops)
-	k.ShflIdx(e, e, s, ptx.Imm(31), ptx.FullMask)
-	k.Mad(length, s, ptx.Imm(4), e)
+	k.ShflIdx(es, e, s, ptx.Imm(31), ptx.FullMask)
+	k.Mad(length, s, ptx.Imm(4), es)
 	k.Add(length, length, off)
 	k.Sub(length, length, ptx.Imm(128))
 }
