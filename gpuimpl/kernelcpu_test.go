@@ -679,3 +679,48 @@ func TestKernelExtendsBothCandidates(t *testing.T) {
 		}
 	}
 }
+
+// Checks GPU-7 and PAGE-5: a page with no match before position 3072 has
+// 3072 literals or more and is raw, which the kernel decides once the
+// group that ends at 3072 has no match, skipping the groups after it. Pages
+// of random bytes followed by zeros from position r on (their first match
+// at r+1) give the reference's output in both kernels around that point,
+// and from r = 3072 on the kernel ran no group after the 97th iteration.
+func TestKernelRawWithoutMatches(t *testing.T) {
+	text := KernelPTX(90)
+	regions := kernelRegions(text)
+	rng := rand.New(rand.NewPCG(31, 32))
+	for r := OutSlot - 80; r <= OutSlot+40; r++ {
+		var page [PageSize]byte
+		for j := range r {
+			page[j] = byte(rng.Uint32())
+		}
+		mod, err := ptxexec.Load(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mod.EnableProfile()
+		for _, toHost := range []bool{false, true} {
+			metas, slots, hostSlots := kernelOnCPUToHost(t, mod, []*[PageSize]byte{&page}, toHost)
+			if toHost {
+				slots = hostSlots
+			}
+			if err := compareWithReference(&page, metas[0], slots[0]); err != nil {
+				t.Errorf("random bytes to %d, %s: %v", r, entryFor(toHost), err)
+			}
+		}
+		var iterations int64
+		for _, lc := range mod.Profile(KernelName) {
+			if strings.HasPrefix(lc.Text, "bar.warp.sync") && regions[lc.Line] == "group" {
+				iterations = lc.Count
+				break
+			}
+		}
+		if r >= OutSlot && iterations != (OutSlot-32)/32+2 {
+			t.Errorf("random bytes to %d: %d iterations of the group loop, want %d", r, iterations, (OutSlot-32)/32+2)
+		}
+		if r < OutSlot-32 && iterations != 129 {
+			t.Errorf("random bytes to %d: %d iterations of the group loop, want 129", r, iterations)
+		}
+	}
+}
