@@ -493,7 +493,7 @@ func (k *pageKernel) parse() {
 
 	// Iteration g has the candidates of groups g and g+1, and the hashes of
 	// g+1 and, once it computes them, g+2.
-	cand, tcand, h, ah := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+	cand, tcand, h := k.NewReg32(), k.NewReg32(), k.NewReg32()
 	cand2, tcand2 := k.NewReg32(), k.NewReg32()
 	k.WarpSync(ptx.FullMask)
 	k.Note("the page copy is complete")
@@ -538,13 +538,13 @@ func (k *pageKernel) parse() {
 	wanted, wanted2, ok, ok2 := k.NewPred(), k.NewPred(), k.NewPred(), k.NewPred()
 	cv, cv2, matches := k.NewReg32(), k.NewReg32(), k.NewReg32()
 	c0, cnext, c20, c2next, noMatch := k.NewReg32(), k.regs(shortWords), k.NewReg32(), k.regs(shortWords), k.NewPred()
-	k.sets(tbase, tp, h, tvalid, slot, entry, tcand, tcand2, func() {
+	k.sets(tbase, tp, tvalid, slot, entry, tcand, tcand2, func() {
 		k.Comment("group g+2's hash, and group g's verification, behind group g+1's store and read back (the loop's longest path)")
 		acur, next2 := k.NewReg32(), k.NewReg32()
 		k.Add(next2, k.base, ptx.Imm(64))
 		k.groupWords(next2, acur, nil)
-		k.hash(ah, acur)
-		k.Note("PARSE-1, group g+2")
+		k.hash(h, acur)
+		k.Note("PARSE-1, group g+2, into h: group g+1's slot is computed")
 		verified := k.NewLabel("verified")
 		k.SetpU(ptx.GE, noMatch, k.cursor, tbase)
 		k.If(noMatch).BraUni(verified)
@@ -623,7 +623,6 @@ func (k *pageKernel) parse() {
 	k.Place(nextGroup)
 	k.Mov(cand, tcand)
 	k.Mov(cand2, tcand2)
-	k.Mov(h, ah)
 	k.Mov(k.base, tbase)
 	k.If(more).BraUni(group)
 	k.writeBlock()
@@ -699,7 +698,7 @@ func (k *pageKernel) selectLanes(p, laneLen, revMatches ptx.Reg) (nextIdx, laneE
 // set. Then the last lane of each set enters the table if another lane
 // won. overlap emits work of the previous group to be done while the read
 // back is on its way.
-func (k *pageKernel) sets(base, p, h, valid, slot, entry, cand, cand2 ptx.Reg, overlap func()) {
+func (k *pageKernel) sets(base, p, valid, slot, entry, cand, cand2 ptx.Reg, overlap func()) {
 	k.Comment("PARSE-9: sets of equal hashes")
 	done := k.NewLabel("sets_done")
 	won, lost, peers, x := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
@@ -956,59 +955,63 @@ func (k *pageKernel) extend(length, mp, offset, off ptx.Reg) {
 	k.SetpU(ptx.NE, stop, stops, ptx.Imm(0))
 	k.Add(off, off, ptx.Imm(128))
 	k.IfNot(stop).BraUni(step)
-	k.stepLength(length, stops, e, off)
+	k.stepLength(length, stops, e, off, 128)
 }
 
 // extendBoth extends the match at mp with both its candidates' offsets,
-// whose first off bytes are equal short of the bound, in one loop: each
-// lane compares its 4 bytes of the position with those of both. At the
-// first step where either stops, the other, where it goes on, is the
-// longer: offset becomes its offset, off the bytes known equal, and extend
-// (at single) finishes it. Where both stop in one step, length and offset
-// become the longer's, offset's (c1's) of two as long, and it branches to
-// done. The result is that of extending each alone and keeping the longer.
+// whose first off bytes are equal short of the bound, in one loop: lanes 0
+// to 15 compare 4 bytes each of the position with c1's (offset), lanes 16
+// to 31 with c2's (offset2), 64 bytes of each a step (most such matches
+// end within 64 bytes of the first 16). At the first step where either
+// stops, the other, where it goes on, is the longer: offset becomes its
+// offset, off the bytes known equal, and extend (at single) finishes it.
+// Where both stop in one step, length and offset become the longer's,
+// offset's (c1's) of two as long, and it branches to done. The result is
+// that of extending each alone and keeping the longer.
 func (k *pageKernel) extendBoth(length, mp, offset, offset2, off ptx.Reg, single, done ptx.Label) {
-	k.Comment("PARSE-4: both candidates' matches go on 128 bytes a step, until one stops")
-	maxL, mc, mc2, lane4, i, a, b, b2, e, e2, stops, stops2 := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+	k.Comment("PARSE-4: both candidates' matches go on 64 bytes a step each, until one stops")
+	maxL, mc, mc2, lane4, i, a, b, e, stops, stops2 := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+	upper := k.NewPred()
 	k.Sub(maxL, ptx.Imm(matchEnd), mp)
 	k.Sub(mc, mp, offset)
 	k.Sub(mc2, mp, offset2)
-	k.Shl(lane4, k.lane, ptx.Imm(2))
+	k.SetpU(ptx.GE, upper, k.lane, ptx.Imm(16))
+	k.Selp(mc, mc2, mc, upper)
+	k.Note("lanes 16 to 31 compare with c2's")
+	k.And(lane4, k.lane, ptx.Imm(15))
+	k.Shl(lane4, lane4, ptx.Imm(2))
 	step := k.NewLabel("extend_both")
 	k.extendSite(siteExtendBoth, mp, off, step)
 	k.Add(i, off, lane4)
 	k.MinU(a, i, maxL)
 	k.Add(b, mc, a)
-	k.Add(b2, mc2, a)
 	k.Add(a, mp, a)
 	k.wordAt(a, a)
 	k.wordAt(b, b)
-	k.wordAt(b2, b2)
 	lim := k.NewReg32()
 	k.laneRoom(lim, maxL, i)
 	k.equalBytes(e, a, b, lim)
-	k.equalBytes(e2, a, b2, lim)
-	stop, q := k.NewPred(), k.NewPred()
+	stop := k.NewPred()
 	k.SetpU(ptx.LT, stop, e, ptx.Imm(4))
 	k.Ballot(stops, stop, ptx.FullMask)
-	k.SetpU(ptx.LT, stop, e2, ptx.Imm(4))
-	k.Ballot(stops2, stop, ptx.FullMask)
-	k.Add(off, off, ptx.Imm(128))
-	k.Or(a, stops, stops2)
-	k.SetpU(ptx.EQ, stop, a, ptx.Imm(0))
+	k.SetpU(ptx.EQ, stop, stops, ptx.Imm(0))
+	k.Add(off, off, ptx.Imm(64))
 	k.If(stop).BraUni(step)
-	k.SetpU(ptx.EQ, q, stops, ptx.Imm(0))
-	k.If(q).BraUni(single)
+	k.And(stops2, stops, ptx.Hex(0xffff0000))
+	k.And(stops, stops, ptx.Hex(0xffff))
+	k.SetpU(ptx.EQ, stop, stops, ptx.Imm(0))
+	k.If(stop).BraUni(single)
 	k.Note("c1's goes on past c2's end: the longer")
-	k.SetpU(ptx.EQ, q, stops2, ptx.Imm(0))
-	k.If(q).Mov(offset, offset2)
-	k.If(q).BraUni(single)
+	k.SetpU(ptx.EQ, stop, stops2, ptx.Imm(0))
+	k.If(stop).Mov(offset, offset2)
+	k.If(stop).BraUni(single)
 	k.Note("c2's goes on past c1's end: the longer")
-	k.stepLength(length, stops, e, off)
-	k.stepLength(b, stops2, e2, off)
-	k.SetpU(ptx.GT, q, b, length)
-	k.Selp(length, b, length, q)
-	k.Selp(offset, offset2, offset, q)
+	k.stepLength(length, stops, e, off, 64)
+	k.stepLength(b, stops2, e, off, 64+64)
+	k.Note("c2's lanes are 16 to 31: 64 more back")
+	k.SetpU(ptx.GT, stop, b, length)
+	k.Selp(length, b, length, stop)
+	k.Selp(offset, offset2, offset, stop)
 	k.Note("both end in this step: the longer, c1's of two as long")
 	k.BraUni(done)
 }
@@ -1051,14 +1054,15 @@ func (k *pageKernel) laneRoom(lim, maxL, i ptx.Reg) {
 
 // stepLength sets length to the match's length from the step that ended
 // it: stops, the lanes that stopped, the lowest lane's equal bytes e, and
-// off, 128 past the step's first byte.
-func (k *pageKernel) stepLength(length, stops, e, off ptx.Reg) {
+// off, back bytes past the first byte of lane 0's 4 (the step's first byte
+// plus 4 per lane before the match's first lane).
+func (k *pageKernel) stepLength(length, stops, e, off ptx.Reg, back int) {
 	s, es := k.NewReg32(), k.NewReg32()
 	k.lowestLane(s, stops)
 	k.ShflIdx(es, e, s, ptx.Imm(31), ptx.FullMask)
 	k.Mad(length, s, ptx.Imm(4), es)
 	k.Add(length, length, off)
-	k.Sub(length, length, ptx.Imm(128))
+	k.Sub(length, length, ptx.Imm(back))
 }
 
 // wordAt sets dst to u32(pos) of the page copy for pos <= 4091: the
