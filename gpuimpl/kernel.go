@@ -117,10 +117,10 @@ type pageKernel struct {
 	// literal starts), and those of the group's word loads.
 	laneM1              ptx.Reg
 	laneWord, laneShift ptx.Reg // lane&^3 and 8·(lane&3)
-	// The aligned words 4 and after of the group's and of the candidates'
-	// loads (shortLength's words past u32(p+8)): loaded only where they
-	// lie inside the page, so set once before the loop, which leaves
-	// defined values, unused, in the other lanes.
+	// The aligned words 2 and after of the group's loads and 4 and after
+	// of the candidates' (shortLength's words past u32(p+4) and u32(c+8)):
+	// loaded only where they lie inside the page, so set once before the
+	// loop, which leaves defined values, unused, in the other lanes.
 	groupExtra, candExtra, cand2Extra []ptx.Reg
 	raw                               ptx.Label
 	// GPU-10: where the warp takes its next page, which lane 0 draws into
@@ -500,7 +500,7 @@ func (k *pageKernel) parse() {
 	k.Mov(k.base, ptx.Imm(0))
 	k.groupWords(k.base, h, nil)
 	k.hash(h, h)
-	k.groupExtra, k.candExtra, k.cand2Extra = k.regs(shortWords-2), k.regs(shortWords-2), k.regs(shortWords-2)
+	k.groupExtra, k.candExtra, k.cand2Extra = k.regs(shortWords), k.regs(shortWords-2), k.regs(shortWords-2)
 	for _, w := range append(append(k.groupExtra, k.candExtra...), k.cand2Extra...) {
 		k.Mov(w, ptx.Imm(0))
 	}
@@ -828,10 +828,12 @@ func (k *pageKernel) chooseCandidate(p ptx.Reg, next, cnext, c2next []ptx.Reg, c
 // the aligned words at p&^3 and after: base is a multiple of 32, so p&^3 =
 // base + (lane&^3) and the shift is 8·(lane&3). The first four addresses
 // stay inside the page: a valid lane p <= 4084 reads exactly its words
-// there, except p = 4084's last two (its match ends by p+7); a lane past
-// the last position, or of the group after the last, or of the group
-// before the first, reads words it does not use. The words after them are
-// loaded where they lie inside the page (loadExtra).
+// there; a lane past the last position, or of the group after the last,
+// or of the group before the first, reads words it does not use. The
+// words from p&^3+8 on are loaded where they lie inside the page: a word
+// that does not is past the bound, p+L <= 4091, so a length counts none
+// of its bytes (shortLength), and a lane keeps the value of an earlier
+// group there.
 func (k *pageKernel) groupWords(base, cur ptx.Reg, next []ptx.Reg) {
 	w, x := k.NewReg32(), k.NewReg32()
 	words := k.regs(4)
@@ -845,13 +847,13 @@ func (k *pageKernel) groupWords(base, cur ptx.Reg, next []ptx.Reg) {
 		k.ShfR(cur, words[0], words[1], k.laneShift)
 		return
 	}
-	k.Add(x, w, ptx.Imm(8))
-	k.MinU(x, x, ptx.Imm(PageSize-8))
-	k.pageAt(addr, x)
-	k.Ld(ptx.Shared, "u32", words[2], ptx.At(addr, 0))
-	k.Ld(ptx.Shared, "u32", words[3], ptx.At(addr, 4))
-	words = append(words, k.groupExtra...)
-	k.loadExtra(words[4:], w, addr, 8)
+	words = append(words[:2], k.groupExtra...)
+	inPage := k.NewPred()
+	for i, word := range words[2:] {
+		k.SetpU(ptx.LE, inPage, w, ptx.Imm(PageSize-4-8-4*i))
+		k.If(inPage).Ld(ptx.Shared, "u32", word, ptx.At(addr, int64(8+4*i)))
+	}
+	k.Note("the words from p&^3+8 on, where they lie inside the page (x = w there)")
 	k.ShfR(cur, words[0], words[1], k.laneShift)
 	for j, n := range next {
 		k.ShfR(n, words[j+1], words[j+2], k.laneShift)
