@@ -576,7 +576,7 @@ func (k *pageKernel) parse() {
 	})
 	unmatched := k.NewLabel("unmatched")
 	k.If(noMatch).BraUni(unmatched)
-	laneLen, laneOffset, laneOffset2, longLanes, bothLanes := k.chooseCandidate(p, next, cnext, c2next, cand, cand2, ok, ok2)
+	laneLen, laneOffset, laneOffset2, longLanes := k.chooseCandidate(p, next, cnext, c2next, cand, cand2, ok, ok2)
 	revMatches := k.NewReg32()
 	k.Brev(revMatches, matches)
 	k.Note("lane l at bit 31-l: the lowest lane is then one bfind, off the chain from one match to the next")
@@ -629,10 +629,11 @@ func (k *pageKernel) parse() {
 
 	k.Place(unmatched)
 	k.Comment("PAGE-5: no match before position 3072 leaves 3072 literals or more, and the block reaches 3072 bytes: the page is raw")
-	noRecord, late := k.NewPred(), k.NewPred()
+	noRecord := k.NewPred()
+	k.SetpU(ptx.NE, noRecord, k.base, ptx.Imm(OutSlot-32))
+	k.If(noRecord).BraUni(nextGroup)
+	k.Note("decided where the group that ends at 3072 has no match")
 	k.SetpU64(ptx.EQ, noRecord, k.recPtr, k.recBase)
-	k.SetpS(ptx.GE, late, k.base, ptx.Imm(OutSlot-32))
-	k.AndPred(noRecord, noRecord, late)
 	k.If(noRecord).BraUni(k.raw)
 	k.BraUni(nextGroup)
 
@@ -642,12 +643,11 @@ func (k *pageKernel) parse() {
 	single, extended, one := k.NewLabel("extend_one"), k.NewLabel("extended"), k.NewPred()
 	k.Add(mp, k.base, m)
 	k.ShflIdx(offset, laneOffset, m, ptx.Imm(31), ptx.FullMask)
-	k.Mov(start, ptx.Imm(shortCap))
-	k.Shr(t, bothLanes, m)
-	k.And(t, t, ptx.Imm(1))
-	k.SetpU(ptx.EQ, one, t, ptx.Imm(0))
-	k.If(one).BraUni(single)
 	k.ShflIdx(offset2, laneOffset2, m, ptx.Imm(31), ptx.FullMask)
+	k.Mov(start, ptx.Imm(shortCap))
+	k.SetpU(ptx.EQ, one, offset2, ptx.Imm(0))
+	k.If(one).BraUni(single)
+	k.Note("c2's match is not as long: c1's or c2's alone")
 	k.extendBoth(length, mp, offset, offset2, start, single, extended)
 	k.Place(single)
 	k.extend(length, mp, offset, start)
@@ -790,19 +790,19 @@ func (k *pageKernel) candWords(c, c0 ptx.Reg, next, extra []ptx.Reg) {
 
 // chooseCandidate gives each lane its match as far as shortLength measures
 // it (PARSE-4): the longer of its candidates' that verify (ok, ok2), c1's
-// of two as long; laneOffset is its offset, laneOffset2 that of c2;
-// longLanes are the lanes whose match may go on past shortCap, and
-// bothLanes those whose two candidates both may, lane l at bit l: the warp
-// extends both their matches.
-func (k *pageKernel) chooseCandidate(p ptx.Reg, next, cnext, c2next []ptx.Reg, cand, cand2, ok, ok2 ptx.Reg) (laneLen, laneOffset, laneOffset2, longLanes, bothLanes ptx.Reg) {
+// of two as long; laneOffset is its offset; longLanes are the lanes whose
+// match may go on past shortCap, lane l at bit l; laneOffset2 is c2's
+// offset at a long lane whose two candidates both may go on (the warp
+// extends both matches), else 0, no offset.
+func (k *pageKernel) chooseCandidate(p ptx.Reg, next, cnext, c2next []ptx.Reg, cand, cand2, ok, ok2 ptx.Reg) (laneLen, laneOffset, laneOffset2, longLanes ptx.Reg) {
 	maxL, bound, room := k.NewReg32(), k.NewReg32(), k.NewPred()
 	k.Sub(maxL, ptx.Imm(matchEnd), p)
 	k.MinU(bound, maxL, ptx.Imm(shortCap))
 	k.SetpU(ptx.GT, room, maxL, ptx.Imm(shortCap))
 	k.Note("a length of shortCap short of the bound may go on")
 	len1, len2 := k.shortLength(bound, next, cnext), k.shortLength(bound, next, c2next)
-	laneLen, laneOffset, laneOffset2, longLanes, bothLanes = k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
-	take2, long, long2 := k.NewPred(), k.NewPred(), k.NewPred()
+	laneLen, laneOffset, laneOffset2, longLanes = k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+	take2, long, both := k.NewPred(), k.NewPred(), k.NewPred()
 	k.Selp(len1, len1, ptx.Imm(0), ok)
 	k.Note("c1's length, 0 where c1 does not verify")
 	k.SetpU(ptx.GT, take2, len2, len1)
@@ -812,15 +812,14 @@ func (k *pageKernel) chooseCandidate(p ptx.Reg, next, cnext, c2next []ptx.Reg, c
 	k.SetpU(ptx.EQ, long, laneLen, ptx.Imm(shortCap))
 	k.AndPred(long, long, room)
 	k.Ballot(longLanes, long, ptx.FullMask)
-	k.SetpU(ptx.EQ, long2, len2, len1)
-	k.AndPred(long2, long2, ok2)
-	k.AndPred(long2, long2, long)
-	k.Ballot(bothLanes, long2, ptx.FullMask)
-	k.Note("a long match whose two candidates are as long: both reach shortCap")
 	k.Sub(laneOffset, p, cand)
 	k.Sub(laneOffset2, p, cand2)
 	k.Selp(laneOffset, laneOffset2, laneOffset, take2)
-	return laneLen, laneOffset, laneOffset2, longLanes, bothLanes
+	k.SetpU(ptx.EQ, both, len2, len1)
+	k.AndPred(both, both, ok2)
+	k.Selp(laneOffset2, laneOffset2, ptx.Imm(0), both)
+	k.Note("at a long lane, candidates as long both reach shortCap")
+	return laneLen, laneOffset, laneOffset2, longLanes
 }
 
 // groupWords sets cur to u32(p) of each lane's position p = base+lane and,
