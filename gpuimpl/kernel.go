@@ -592,11 +592,8 @@ func (k *pageKernel) parse() {
 		k.SetpU(ptx.EQ, none, elig, ptx.Imm(0))
 	}
 	rel := k.NewReg32()
-	k.Sub(rel, k.cursor, k.base)
-	k.MaxS(rel, rel, ptx.Imm(0))
-	k.Note("literals pending from earlier groups put the cursor before the group")
-	eligible(rel)
-	k.If(none).BraUni(nextGroup)
+	k.Mov(elig, revMatches)
+	k.Note("the group's matching lanes are all at or after the cursor (wanted), and there is one")
 	selectFirst, selectBody, otherSeq := k.NewLabel("select_first"), k.NewLabel("select_body"), k.NewLabel("other_seq")
 	m, mNext, t, offset := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
 	long, isM, again := k.NewPred(), k.NewPred(), k.NewPred()
