@@ -105,22 +105,22 @@ type pageKernel struct {
 	// The page's loads (loadPage): this lane's first byte of the page and
 	// of its copy, the chunks on their way, the largest base and mp+off
 	// whose reads the chunks stored so far hold (setStored), and, by
-	// caller (siteGroup, siteExtend), where storeNext is entered and
-	// returns to.
+	// caller (siteGroup, siteExtend, siteExtendBoth), where storeNext is
+	// entered and returns to.
 	lsrc, lpg               ptx.Reg
 	chunks                  [chunksAhead]ptx.Vec4
 	site                    ptx.Reg
 	groupLimit, extendLimit ptx.Reg
-	storeNext               [2]ptx.Label
-	storeBack               [2]ptx.Label
+	storeNext               [sites]ptx.Label
+	storeBack               [sites]ptx.Label
 	// Per-lane constants: (lane-1)&31, the lane before (writeBlock's
 	// literal starts), and those of the group's word loads.
 	laneM1              ptx.Reg
 	laneWord, laneShift ptx.Reg // lane&^3 and 8·(lane&3)
-	// The aligned words 4 and after of the group's and of the candidates'
-	// loads (shortLength's words past u32(p+8)): loaded only where they
-	// lie inside the page, so set once before the loop, which leaves
-	// defined values, unused, in the other lanes.
+	// The aligned words 2 and after of the group's loads and 4 and after
+	// of the candidates' (shortLength's words past u32(p+4) and u32(c+8)):
+	// loaded only where they lie inside the page, so set once before the
+	// loop, which leaves defined values, unused, in the other lanes.
 	groupExtra, candExtra, cand2Extra []ptx.Reg
 	raw                               ptx.Label
 	// GPU-10: where the warp takes its next page, which lane 0 draws into
@@ -170,7 +170,9 @@ func buildPageKernel(m *ptx.Module, name string, chunked bool) {
 	if k.chunked {
 		k.site = k.NewReg32()
 		k.groupLimit, k.extendLimit = k.NewReg32(), k.NewReg32()
-		k.storeNext = [2]ptx.Label{k.NewLabel("store_next"), k.NewLabel("store_next")}
+		for site := range k.storeNext {
+			k.storeNext[site] = k.NewLabel("store_next")
+		}
 	}
 
 	k.page, k.sched, k.bound = page, sched, bound
@@ -271,6 +273,8 @@ const (
 const (
 	siteGroup = iota
 	siteExtend
+	siteExtendBoth
+	sites
 )
 
 // loadChunk starts the load of chunk c into its set of registers.
@@ -405,11 +409,13 @@ func (k *pageKernel) setStored(n int) {
 // which groupLimit tells, and returns to the caller that entered it.
 func (k *pageKernel) emitStoreNext() {
 	at, done, common := make([]ptx.Label, pageChunks), k.NewLabel("stored"), k.NewLabel("store_chunk")
-	k.Place(k.storeNext[siteGroup])
-	k.Mov(k.site, ptx.Imm(siteGroup))
-	k.BraUni(common)
-	k.Place(k.storeNext[siteExtend])
-	k.Mov(k.site, ptx.Imm(siteExtend))
+	for site := range sites {
+		k.Place(k.storeNext[site])
+		k.Mov(k.site, ptx.Imm(site))
+		if site < sites-1 {
+			k.BraUni(common)
+		}
+	}
 	k.Place(common)
 	k.Comment("store the next chunk of the page, which the parse is about to read")
 	q := k.NewPred()
@@ -429,9 +435,11 @@ func (k *pageKernel) emitStoreNext() {
 	k.Place(done)
 	k.WarpSync(ptx.FullMask)
 	k.Note("the lanes' stores before the parse reads them")
-	k.SetpU(ptx.EQ, q, k.site, ptx.Imm(siteGroup))
-	k.If(q).BraUni(k.storeBack[siteGroup])
-	k.BraUni(k.storeBack[siteExtend])
+	for site := range sites - 1 {
+		k.SetpU(ptx.EQ, q, k.site, ptx.Imm(site))
+		k.If(q).BraUni(k.storeBack[site])
+	}
+	k.BraUni(k.storeBack[sites-1])
 }
 
 // clearTable fills the hash table with emptyEntry; off is 16·lane. In the
@@ -485,14 +493,14 @@ func (k *pageKernel) parse() {
 
 	// Iteration g has the candidates of groups g and g+1, and the hashes of
 	// g+1 and, once it computes them, g+2.
-	cand, tcand, h, ah := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+	cand, tcand, h := k.NewReg32(), k.NewReg32(), k.NewReg32()
 	cand2, tcand2 := k.NewReg32(), k.NewReg32()
 	k.WarpSync(ptx.FullMask)
 	k.Note("the page copy is complete")
 	k.Mov(k.base, ptx.Imm(0))
 	k.groupWords(k.base, h, nil)
 	k.hash(h, h)
-	k.groupExtra, k.candExtra, k.cand2Extra = k.regs(shortWords-2), k.regs(shortWords-2), k.regs(shortWords-2)
+	k.groupExtra, k.candExtra, k.cand2Extra = k.regs(shortWords), k.regs(shortWords-2), k.regs(shortWords-2)
 	for _, w := range append(append(k.groupExtra, k.candExtra...), k.cand2Extra...) {
 		k.Mov(w, ptx.Imm(0))
 	}
@@ -527,31 +535,34 @@ func (k *pageKernel) parse() {
 	k.Note("group g+1's entry before its update, after group g's")
 
 	cur, next := k.NewReg32(), k.regs(shortWords)
-	k.groupWords(k.base, cur, next)
-	k.Note("group g's words: loaded again rather than kept, which would take moves")
-
-	k.Comment("PARSE-3, group g: which lanes at or after the cursor have a verified candidate")
 	wanted, wanted2, ok, ok2 := k.NewPred(), k.NewPred(), k.NewPred(), k.NewPred()
-	k.SetpU(ptx.GE, wanted, p, k.cursor)
-	k.AndPred(wanted, wanted, valid)
-	k.SetpU(ptx.NE, ok, cand, ptx.Imm(emptyPos))
-	k.SetpU(ptx.NE, ok2, cand2, ptx.Imm(emptyPos))
-	k.AndPred(wanted2, wanted, ok2)
-	k.AndPred(wanted, wanted, ok)
 	cv, cv2, matches := k.NewReg32(), k.NewReg32(), k.NewReg32()
-	k.Selp(cv, cand, ptx.Imm(0), wanted)
-	k.Selp(cv2, cand2, ptx.Imm(0), wanted2)
-	k.Note("a match that covers the group leaves no lane wanted")
 	c0, cnext, c20, c2next, noMatch := k.NewReg32(), k.regs(shortWords), k.NewReg32(), k.regs(shortWords), k.NewPred()
-	k.sets(tbase, tp, h, tvalid, slot, entry, tcand, tcand2, func() {
-		k.Comment("group g's candidate words and group g+2's hash, behind group g+1's store and read back (the loop's longest path)")
+	k.sets(tbase, tp, tvalid, slot, entry, tcand, tcand2, func() {
+		k.Comment("group g+2's hash, and group g's verification, behind group g+1's store and read back (the loop's longest path)")
+		acur, next2 := k.NewReg32(), k.NewReg32()
+		k.Add(next2, k.base, ptx.Imm(64))
+		k.groupWords(next2, acur, nil)
+		k.hash(h, acur)
+		k.Note("PARSE-1, group g+2, into h: group g+1's slot is computed")
+		verified := k.NewLabel("verified")
+		k.SetpU(ptx.GE, noMatch, k.cursor, tbase)
+		k.If(noMatch).BraUni(verified)
+		k.Note("a match covers group g: no lane to verify")
+		k.groupWords(k.base, cur, next)
+		k.Note("group g's words: loaded again rather than kept, which would take moves")
+		k.Comment("PARSE-3, group g: which lanes at or after the cursor have a verified candidate")
+		k.SetpU(ptx.GE, wanted, p, k.cursor)
+		k.AndPred(wanted, wanted, valid)
+		k.SetpU(ptx.NE, ok, cand, ptx.Imm(emptyPos))
+		k.SetpU(ptx.NE, ok2, cand2, ptx.Imm(emptyPos))
+		k.AndPred(wanted2, wanted, ok2)
+		k.AndPred(wanted, wanted, ok)
+		k.Selp(cv, cand, ptx.Imm(0), wanted)
+		k.Selp(cv2, cand2, ptx.Imm(0), wanted2)
+		k.Note("a lane not wanted reads the page's first words, as every lane does")
 		k.candWords(cv, c0, cnext, k.candExtra)
 		k.candWords(cv2, c20, c2next, k.cand2Extra)
-		acur, next := k.NewReg32(), k.NewReg32()
-		k.Add(next, k.base, ptx.Imm(64))
-		k.groupWords(next, acur, nil)
-		k.hash(ah, acur)
-		k.Note("PARSE-1, group g+2")
 		k.SetpU(ptx.EQ, ok, c0, cur)
 		k.AndPred(ok, ok, wanted)
 		k.SetpU(ptx.EQ, ok2, c20, cur)
@@ -561,13 +572,15 @@ func (k *pageKernel) parse() {
 		k.Ballot(matches, either, ptx.FullMask)
 		k.SetpU(ptx.EQ, noMatch, matches, ptx.Imm(0))
 		k.Note("decided before the branch on lost lanes, so that the branch below needs no wait")
+		k.Place(verified)
 	})
-	k.If(noMatch).BraUni(nextGroup)
-	laneLen, laneOffset, laneOffset2, bothLanes := k.chooseCandidate(p, next, cnext, c2next, cand, cand2, ok, ok2)
+	unmatched := k.NewLabel("unmatched")
+	k.If(noMatch).BraUni(unmatched)
+	laneLen, laneOffset, laneOffset2, longLanes := k.chooseCandidate(p, next, cnext, c2next, cand, cand2, ok, ok2)
 	revMatches := k.NewReg32()
 	k.Brev(revMatches, matches)
 	k.Note("lane l at bit 31-l: the lowest lane is then one bfind, off the chain from one match to the next")
-	nextIdx, laneEnd, laneRec, longLanes := k.selectLanes(p, laneLen, revMatches)
+	nextIdx, laneEnd, laneRec := k.selectLanes(p, laneLen, revMatches)
 
 	k.Place(selectMatch)
 	k.Comment("PARSE-5: the lowest matching lane at or after the cursor")
@@ -579,11 +592,8 @@ func (k *pageKernel) parse() {
 		k.SetpU(ptx.EQ, none, elig, ptx.Imm(0))
 	}
 	rel := k.NewReg32()
-	k.Sub(rel, k.cursor, k.base)
-	k.MaxS(rel, rel, ptx.Imm(0))
-	k.Note("literals pending from earlier groups put the cursor before the group")
-	eligible(rel)
-	k.If(none).BraUni(nextGroup)
+	k.Mov(elig, revMatches)
+	k.Note("the group's matching lanes are all at or after the cursor (wanted), and there is one")
 	selectFirst, selectBody, otherSeq := k.NewLabel("select_first"), k.NewLabel("select_body"), k.NewLabel("other_seq")
 	m, mNext, t, offset := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
 	long, isM, again := k.NewPred(), k.NewPred(), k.NewPred()
@@ -595,8 +605,6 @@ func (k *pageKernel) parse() {
 	k.Shr(t, longLanes, m)
 	k.And(t, t, ptx.Imm(1))
 	k.SetpU(ptx.NE, long, t, ptx.Imm(0))
-	k.ShflIdx(offset, laneOffset, m, ptx.Imm(31), ptx.FullMask)
-	k.Note("the match's offset, which only the general path uses, on its way before the branch")
 	k.If(long).BraUni(otherSeq)
 	k.Note("its match may go on")
 	k.SetpU(ptx.EQ, isM, k.lane, m)
@@ -612,35 +620,35 @@ func (k *pageKernel) parse() {
 	k.Place(nextGroup)
 	k.Mov(cand, tcand)
 	k.Mov(cand2, tcand2)
-	k.Mov(h, ah)
 	k.Mov(k.base, tbase)
 	k.If(more).BraUni(group)
 	k.writeBlock()
 
+	k.Place(unmatched)
+	k.Comment("PAGE-5: no match before position 3072 leaves 3072 literals or more, and the block reaches 3072 bytes: the page is raw")
+	noRecord := k.NewPred()
+	k.SetpU(ptx.NE, noRecord, k.base, ptx.Imm(OutSlot-32))
+	k.If(noRecord).BraUni(nextGroup)
+	k.Note("decided where the group that ends at 3072 has no match")
+	k.SetpU64(ptx.EQ, noRecord, k.recPtr, k.recBase)
+	k.If(noRecord).BraUni(k.raw)
+	k.BraUni(nextGroup)
+
 	k.Place(otherSeq)
-	k.Comment("a match that may go on: the warp extends it, and its other candidate's where that reached 16 bytes too (PARSE-4)")
-	mp, length, rec := k.NewReg32(), k.NewReg32(), k.NewReg32()
+	k.Comment("a match that may go on: the warp extends it, and its other candidate's with it where that reached 16 bytes too (PARSE-4)")
+	mp, length, rec, start, offset2 := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+	single, extended, one := k.NewLabel("extend_one"), k.NewLabel("extended"), k.NewPred()
 	k.Add(mp, k.base, m)
-	best, bestOffset, try := k.NewReg32(), k.NewReg32(), k.NewLabel("extend_candidate")
-	k.Shr(t, bothLanes, m)
-	k.And(t, t, ptx.Imm(1))
-	k.Note("1 where c2's match is extended after c1's")
-	k.Mov(best, ptx.Imm(0))
-	k.Mov(bestOffset, offset)
-	k.Place(try)
-	k.extend(length, mp, offset)
-	longer := k.NewPred()
-	k.SetpU(ptx.GT, longer, length, best)
-	k.Selp(best, length, best, longer)
-	k.Selp(bestOffset, offset, bestOffset, longer)
-	k.Note("c1's first: of two as long, c1's stays")
-	k.ShflIdx(offset, laneOffset2, m, ptx.Imm(31), ptx.FullMask)
-	again2 := k.NewPred()
-	k.SetpU(ptx.NE, again2, t, ptx.Imm(0))
-	k.Mov(t, ptx.Imm(0))
-	k.If(again2).BraUni(try)
-	k.Mov(length, best)
-	k.Mov(offset, bestOffset)
+	k.ShflIdx(offset, laneOffset, m, ptx.Imm(31), ptx.FullMask)
+	k.ShflIdx(offset2, laneOffset2, m, ptx.Imm(31), ptx.FullMask)
+	k.Mov(start, ptx.Imm(shortCap))
+	k.SetpU(ptx.EQ, one, offset2, ptx.Imm(0))
+	k.If(one).BraUni(single)
+	k.Note("c2's match is not as long: c1's or c2's alone")
+	k.extendBoth(length, mp, offset, offset2, start, single, extended)
+	k.Place(single)
+	k.extend(length, mp, offset, start)
+	k.Place(extended)
 	k.Shl(rec, length, ptx.Imm(16))
 	k.Or(rec, rec, mp)
 	k.If(k.isLane0).St(ptx.Global, "u32", ptx.At(k.recPtr, 0), rec)
@@ -662,10 +670,9 @@ const recBytes = 8
 // (PARSE-5), so that its chain from one match to the next is one shuffle:
 // nextIdx, the lowest matching lane at or after the lane's match's end
 // (0xffffffff for none); laneEnd, that end; laneRec, the first word of its
-// record; and longLanes, the lanes whose match may go on, lane l at bit l.
-func (k *pageKernel) selectLanes(p, laneLen, revMatches ptx.Reg) (nextIdx, laneEnd, laneRec, longLanes ptx.Reg) {
-	nextIdx, laneEnd, laneRec, longLanes = k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
-	long := k.NewPred()
+// record.
+func (k *pageKernel) selectLanes(p, laneLen, revMatches ptx.Reg) (nextIdx, laneEnd, laneRec ptx.Reg) {
+	nextIdx, laneEnd, laneRec = k.NewReg32(), k.NewReg32(), k.NewReg32()
 	k.Add(nextIdx, k.lane, laneLen)
 	k.Shr(nextIdx, ptx.Hex(0xffffffff), nextIdx)
 	k.And(nextIdx, nextIdx, revMatches)
@@ -673,8 +680,6 @@ func (k *pageKernel) selectLanes(p, laneLen, revMatches ptx.Reg) (nextIdx, laneE
 	k.Add(laneEnd, p, laneLen)
 	k.Shl(laneRec, laneLen, ptx.Imm(16))
 	k.Or(laneRec, laneRec, p)
-	k.SetpU(ptx.GE, long, laneLen, ptx.Imm(mayGoOn))
-	k.Ballot(longLanes, long, ptx.FullMask)
 	return
 }
 
@@ -690,7 +695,7 @@ func (k *pageKernel) selectLanes(p, laneLen, revMatches ptx.Reg) (nextIdx, laneE
 // set. Then the last lane of each set enters the table if another lane
 // won. overlap emits work of the previous group to be done while the read
 // back is on its way.
-func (k *pageKernel) sets(base, p, h, valid, slot, entry, cand, cand2 ptx.Reg, overlap func()) {
+func (k *pageKernel) sets(base, p, valid, slot, entry, cand, cand2 ptx.Reg, overlap func()) {
 	k.Comment("PARSE-9: sets of equal hashes")
 	done := k.NewLabel("sets_done")
 	won, lost, peers, x := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
@@ -782,28 +787,36 @@ func (k *pageKernel) candWords(c, c0 ptx.Reg, next, extra []ptx.Reg) {
 
 // chooseCandidate gives each lane its match as far as shortLength measures
 // it (PARSE-4): the longer of its candidates' that verify (ok, ok2), c1's
-// of two as long; laneOffset is its offset, laneOffset2 that of c2, and
-// bothLanes the lanes whose two candidates both may go on past shortCap,
-// lane l at bit l, whose matches the warp extends both.
-func (k *pageKernel) chooseCandidate(p ptx.Reg, next, cnext, c2next []ptx.Reg, cand, cand2, ok, ok2 ptx.Reg) (laneLen, laneOffset, laneOffset2, bothLanes ptx.Reg) {
-	len1, len2 := k.shortLength(p, next, cnext), k.shortLength(p, next, c2next)
-	laneLen, laneOffset, laneOffset2, bothLanes = k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
-	take2, long1, long2 := k.NewPred(), k.NewPred(), k.NewPred()
+// of two as long; laneOffset is its offset; longLanes are the lanes whose
+// match may go on past shortCap, lane l at bit l; laneOffset2 is c2's
+// offset at a long lane whose two candidates both may go on (the warp
+// extends both matches), else 0, no offset.
+func (k *pageKernel) chooseCandidate(p ptx.Reg, next, cnext, c2next []ptx.Reg, cand, cand2, ok, ok2 ptx.Reg) (laneLen, laneOffset, laneOffset2, longLanes ptx.Reg) {
+	maxL, bound, room := k.NewReg32(), k.NewReg32(), k.NewPred()
+	k.Sub(maxL, ptx.Imm(matchEnd), p)
+	k.MinU(bound, maxL, ptx.Imm(shortCap))
+	k.SetpU(ptx.GT, room, maxL, ptx.Imm(shortCap))
+	k.Note("a length of shortCap short of the bound may go on")
+	len1, len2 := k.shortLength(bound, next, cnext), k.shortLength(bound, next, c2next)
+	laneLen, laneOffset, laneOffset2, longLanes = k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+	take2, long, both := k.NewPred(), k.NewPred(), k.NewPred()
 	k.Selp(len1, len1, ptx.Imm(0), ok)
 	k.Note("c1's length, 0 where c1 does not verify")
-	k.SetpU(ptx.GE, long1, len1, ptx.Imm(mayGoOn))
-	k.SetpU(ptx.GE, long2, len2, ptx.Imm(mayGoOn))
-	k.AndPred(long1, long1, long2)
-	k.AndPred(long1, long1, ok2)
-	k.Ballot(bothLanes, long1, ptx.FullMask)
 	k.SetpU(ptx.GT, take2, len2, len1)
 	k.AndPred(take2, take2, ok2)
 	k.Selp(laneLen, len2, len1, take2)
+	k.Note("the longer, c1's of two as long")
+	k.SetpU(ptx.EQ, long, laneLen, ptx.Imm(shortCap))
+	k.AndPred(long, long, room)
+	k.Ballot(longLanes, long, ptx.FullMask)
 	k.Sub(laneOffset, p, cand)
 	k.Sub(laneOffset2, p, cand2)
 	k.Selp(laneOffset, laneOffset2, laneOffset, take2)
-	k.Note("the longer, c1's of two as long (a length that may go on compares as more than any other)")
-	return laneLen, laneOffset, laneOffset2, bothLanes
+	k.SetpU(ptx.EQ, both, len2, len1)
+	k.AndPred(both, both, ok2)
+	k.Selp(laneOffset2, laneOffset2, ptx.Imm(0), both)
+	k.Note("at a long lane, candidates as long both reach shortCap")
+	return laneLen, laneOffset, laneOffset2, longLanes
 }
 
 // groupWords sets cur to u32(p) of each lane's position p = base+lane and,
@@ -811,10 +824,12 @@ func (k *pageKernel) chooseCandidate(p ptx.Reg, next, cnext, c2next []ptx.Reg, c
 // the aligned words at p&^3 and after: base is a multiple of 32, so p&^3 =
 // base + (lane&^3) and the shift is 8·(lane&3). The first four addresses
 // stay inside the page: a valid lane p <= 4084 reads exactly its words
-// there, except p = 4084's last two (its match ends by p+7); a lane past
-// the last position, or of the group after the last, or of the group
-// before the first, reads words it does not use. The words after them are
-// loaded where they lie inside the page (loadExtra).
+// there; a lane past the last position, or of the group after the last,
+// or of the group before the first, reads words it does not use. The
+// words from p&^3+8 on are loaded where they lie inside the page: a word
+// that does not is past the bound, p+L <= 4091, so a length counts none
+// of its bytes (shortLength), and a lane keeps the value of an earlier
+// group there.
 func (k *pageKernel) groupWords(base, cur ptx.Reg, next []ptx.Reg) {
 	w, x := k.NewReg32(), k.NewReg32()
 	words := k.regs(4)
@@ -828,13 +843,13 @@ func (k *pageKernel) groupWords(base, cur ptx.Reg, next []ptx.Reg) {
 		k.ShfR(cur, words[0], words[1], k.laneShift)
 		return
 	}
-	k.Add(x, w, ptx.Imm(8))
-	k.MinU(x, x, ptx.Imm(PageSize-8))
-	k.pageAt(addr, x)
-	k.Ld(ptx.Shared, "u32", words[2], ptx.At(addr, 0))
-	k.Ld(ptx.Shared, "u32", words[3], ptx.At(addr, 4))
-	words = append(words, k.groupExtra...)
-	k.loadExtra(words[4:], w, addr, 8)
+	words = append(words[:2], k.groupExtra...)
+	inPage := k.NewPred()
+	for i, word := range words[2:] {
+		k.SetpU(ptx.LE, inPage, w, ptx.Imm(PageSize-4-8-4*i))
+		k.If(inPage).Ld(ptx.Shared, "u32", word, ptx.At(addr, int64(8+4*i)))
+	}
+	k.Note("the words from p&^3+8 on, where they lie inside the page (x = w there)")
 	k.ShfR(cur, words[0], words[1], k.laneShift)
 	for j, n := range next {
 		k.ShfR(n, words[j+1], words[j+2], k.laneShift)
@@ -866,62 +881,41 @@ func (k *pageKernel) regs(n int) []ptx.Reg {
 
 // shortLength returns each lane's match length as far as its words after
 // the first tell (PARSE-4): 4 plus the equal bytes of u32(p+4j) =
-// u32(c+4j) for j = 1 to shortWords, bounded by p+L <= 4091. A length of
-// shortCap at a lane whose bound is further is only a lower bound: extend
-// goes on from there. Every lane computes it at once, so that a group's
-// matches cost no extension step unless they are longer. It lies between
-// the group's verification and its first match, so its steps are kept
-// few: the words' counts side by side, one select per word after the
-// first, the bound, and the mark of a match that may go on, decided from
-// the xors beside them.
-func (k *pageKernel) shortLength(p ptx.Reg, a, b []ptx.Reg) ptx.Reg {
+// u32(c+4j) for j = 1 to shortWords, at most bound = min(4091-p,
+// shortCap). A length of shortCap at a lane whose bound is further is
+// only a lower bound: extend goes on from there. Every lane computes it at
+// once, so that a group's matches cost no extension step unless they are
+// longer. It lies between the group's verification and its first match,
+// and runs once per candidate, so its steps are kept few: the first xor
+// that is not 0 and the bytes before it are selected first, and only that
+// xor's equal bytes are counted (all xors 0 select the last, whose 4
+// equal bytes make shortCap).
+func (k *pageKernel) shortLength(bound ptx.Reg, a, b []ptx.Reg) ptx.Reg {
 	k.Comment(fmt.Sprintf("PARSE-4: every lane's match length up to %d bytes, from the words after p and c", shortCap))
-	d, n, maxL, flag := k.regs(len(a)), k.NewReg32(), k.NewReg32(), k.NewReg32()
-	allEqual, room := k.NewPred(), k.NewPred()
-	differs := make([]ptx.Reg, len(a)-1)
+	d, x, before, n := k.regs(len(a)), k.NewReg32(), k.NewReg32(), k.NewReg32()
 	for j := range d {
 		k.Xor(d[j], a[j], b[j])
 	}
-	k.Or(flag, d[0], d[1])
-	for _, dj := range d[2:] {
-		k.Or(flag, flag, dj)
-	}
-	k.SetpU(ptx.EQ, allEqual, flag, ptx.Imm(0))
-	k.Sub(maxL, ptx.Imm(matchEnd), p)
-	k.SetpU(ptx.GT, room, maxL, ptx.Imm(shortCap))
-	k.AndPred(allEqual, allEqual, room)
-	k.Selp(flag, ptx.Imm(mayGoOn), ptx.Imm(0), allEqual)
-	k.Note(fmt.Sprintf("all %d bytes equal, short of the bound: the match may go on", shortCap))
+	last := len(d) - 1
+	differs := make([]ptx.Reg, last)
 	for j := range differs {
 		differs[j] = k.NewPred()
 		k.SetpU(ptx.NE, differs[j], d[j], ptx.Imm(0))
 	}
-	for j := range d {
-		k.Brev(d[j], d[j])
-	}
-	for j := range d {
-		k.Clz(d[j], d[j])
-	}
-	k.Note("equal low bits of each xor; 32 when the words are equal")
-	for j := range d {
-		k.Shr(d[j], d[j], ptx.Imm(3))
-		k.Add(d[j], d[j], ptx.Imm(4*(j+1)))
-	}
-	last := len(d) - 1
-	k.Selp(n, d[last-1], d[last], differs[last-1])
+	k.Selp(x, d[last-1], d[last], differs[last-1])
+	k.Selp(before, ptx.Imm(4*last), ptx.Imm(4*(last+1)), differs[last-1])
 	for j := last - 2; j >= 0; j-- {
-		k.Selp(n, d[j], n, differs[j])
+		k.Selp(x, d[j], x, differs[j])
+		k.Selp(before, ptx.Imm(4*(j+1)), before, differs[j])
 	}
-	k.Note("the count of the first word that differs")
-	k.MinU(n, n, maxL)
-	k.Or(n, n, flag)
+	k.Note("the first xor that is not 0, and the bytes before it")
+	k.Brev(n, x)
+	k.Clz(n, n)
+	k.Shr(n, n, ptx.Imm(3))
+	k.Add(n, n, before)
+	k.MinU(n, n, bound)
 	return n
 }
-
-// mayGoOn marks a length from shortLength that is only a lower bound:
-// such a match takes the general path, which extends it (selectLanes's
-// longRev).
-const mayGoOn = 256
 
 // shortWords is the number of words after u32(p) that shortLength
 // compares, and shortCap the longest length it finds.
@@ -931,29 +925,17 @@ const (
 )
 
 // extend sets length to that of the match at mp with offset, whose first
-// shortCap bytes shortLength found equal short of the bound (mayGoOn;
-// PARSE-4): the warp compares 128 bytes per step, 4 per lane, from shortCap
-// on.
-func (k *pageKernel) extend(length, mp, offset ptx.Reg) {
+// off bytes are equal short of the bound (shortCap ones that shortLength
+// found, longLanes, or more that extendBoth found; PARSE-4): the warp
+// compares 128 bytes per step, 4 per lane, from off on.
+func (k *pageKernel) extend(length, mp, offset, off ptx.Reg) {
 	k.Comment(fmt.Sprintf("PARSE-4: a match of %d bytes or more goes on 128 bytes a step; a lane stops at a mismatch or at p+L = 4091", shortCap))
-	off, maxL := k.NewReg32(), k.NewReg32()
+	maxL, mc, lane4, i, a, b, e, stops := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
 	k.Sub(maxL, ptx.Imm(matchEnd), mp)
-	mc, lane4, i, a, b, e, lim, stops := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
 	k.Sub(mc, mp, offset)
 	k.Shl(lane4, k.lane, ptx.Imm(2))
-	k.Mov(off, ptx.Imm(shortCap))
-	step, offLimit, ahead := k.NewLabel("extend"), k.NewReg32(), k.NewPred()
-	if k.chunked {
-		k.storeBack[siteExtend] = k.NewLabel("extend_stored")
-		k.Place(k.storeBack[siteExtend])
-		k.Sub(offLimit, k.extendLimit, mp)
-	}
-	k.Place(step)
-	if k.chunked {
-		k.SetpS(ptx.GT, ahead, off, offLimit)
-		k.If(ahead).BraUni(k.storeNext[siteExtend])
-		k.Note("the step's reads go past the chunks stored")
-	}
+	step := k.NewLabel("extend")
+	k.extendSite(siteExtend, mp, off, step)
 	k.Add(i, off, lane4)
 	k.MinU(a, i, maxL)
 	k.Note("a lane past the bound reads inside the page and compares nothing")
@@ -961,26 +943,123 @@ func (k *pageKernel) extend(length, mp, offset ptx.Reg) {
 	k.Add(a, mp, a)
 	k.wordAt(a, a)
 	k.wordAt(b, b)
-	k.Xor(e, a, b)
-	k.Brev(e, e)
-	k.Clz(e, e)
-	k.Shr(e, e, ptx.Imm(3))
-	k.Sub(lim, maxL, i)
-	k.MaxS(lim, lim, ptx.Imm(0))
-	k.MinS(e, e, lim)
-	k.Note("the equal bytes of this lane's 4, none past the bound")
+	lim := k.NewReg32()
+	k.laneRoom(lim, maxL, i)
+	k.equalBytes(e, a, b, lim)
 	stop := k.NewPred()
 	k.SetpU(ptx.LT, stop, e, ptx.Imm(4))
 	k.Ballot(stops, stop, ptx.FullMask)
 	k.SetpU(ptx.NE, stop, stops, ptx.Imm(0))
 	k.Add(off, off, ptx.Imm(128))
 	k.IfNot(stop).BraUni(step)
-	s := k.NewReg32()
+	k.stepLength(length, stops, e, off, 128)
+}
+
+// extendBoth extends the match at mp with both its candidates' offsets,
+// whose first off bytes are equal short of the bound, in one loop: lanes 0
+// to 15 compare 4 bytes each of the position with c1's (offset), lanes 16
+// to 31 with c2's (offset2), 64 bytes of each a step (most such matches
+// end within 64 bytes of the first 16). At the first step where either
+// stops, the other, where it goes on, is the longer: offset becomes its
+// offset, off the bytes known equal, and extend (at single) finishes it.
+// Where both stop in one step, length and offset become the longer's,
+// offset's (c1's) of two as long, and it branches to done. The result is
+// that of extending each alone and keeping the longer.
+func (k *pageKernel) extendBoth(length, mp, offset, offset2, off ptx.Reg, single, done ptx.Label) {
+	k.Comment("PARSE-4: both candidates' matches go on 64 bytes a step each, until one stops")
+	maxL, mc, mc2, lane4, i, a, b, e, stops, stops2 := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+	upper := k.NewPred()
+	k.Sub(maxL, ptx.Imm(matchEnd), mp)
+	k.Sub(mc, mp, offset)
+	k.Sub(mc2, mp, offset2)
+	k.SetpU(ptx.GE, upper, k.lane, ptx.Imm(16))
+	k.Selp(mc, mc2, mc, upper)
+	k.Note("lanes 16 to 31 compare with c2's")
+	k.And(lane4, k.lane, ptx.Imm(15))
+	k.Shl(lane4, lane4, ptx.Imm(2))
+	step := k.NewLabel("extend_both")
+	k.extendSite(siteExtendBoth, mp, off, step)
+	k.Add(i, off, lane4)
+	k.MinU(a, i, maxL)
+	k.Add(b, mc, a)
+	k.Add(a, mp, a)
+	k.wordAt(a, a)
+	k.wordAt(b, b)
+	lim := k.NewReg32()
+	k.laneRoom(lim, maxL, i)
+	k.equalBytes(e, a, b, lim)
+	stop := k.NewPred()
+	k.SetpU(ptx.LT, stop, e, ptx.Imm(4))
+	k.Ballot(stops, stop, ptx.FullMask)
+	k.SetpU(ptx.EQ, stop, stops, ptx.Imm(0))
+	k.Add(off, off, ptx.Imm(64))
+	k.If(stop).BraUni(step)
+	k.And(stops2, stops, ptx.Hex(0xffff0000))
+	k.And(stops, stops, ptx.Hex(0xffff))
+	k.SetpU(ptx.EQ, stop, stops, ptx.Imm(0))
+	k.If(stop).BraUni(single)
+	k.Note("c1's goes on past c2's end: the longer")
+	k.SetpU(ptx.EQ, stop, stops2, ptx.Imm(0))
+	k.If(stop).Mov(offset, offset2)
+	k.If(stop).BraUni(single)
+	k.Note("c2's goes on past c1's end: the longer")
+	k.stepLength(length, stops, e, off, 64)
+	k.stepLength(b, stops2, e, off, 64+64)
+	k.Note("c2's lanes are 16 to 31: 64 more back")
+	k.SetpU(ptx.GT, stop, b, length)
+	k.Selp(length, b, length, stop)
+	k.Selp(offset, offset2, offset, stop)
+	k.Note("both end in this step: the longer, c1's of two as long")
+	k.BraUni(done)
+}
+
+// extendSite places an extension loop's head, step, for caller site: in
+// the stream variant, a step whose reads (up to mp+off+132) go past the
+// chunks stored first stores the next one.
+func (k *pageKernel) extendSite(site int, mp, off ptx.Reg, step ptx.Label) {
+	offLimit, ahead := k.NewReg32(), k.NewPred()
+	if k.chunked {
+		k.storeBack[site] = k.NewLabel("extend_stored")
+		k.Place(k.storeBack[site])
+		k.Sub(offLimit, k.extendLimit, mp)
+	}
+	k.Place(step)
+	if k.chunked {
+		k.SetpS(ptx.GT, ahead, off, offLimit)
+		k.If(ahead).BraUni(k.storeNext[site])
+		k.Note("the step's reads go past the chunks stored")
+	}
+}
+
+// equalBytes sets e to the equal low bytes of the words a and b, at most
+// lim (the lane's bytes short of the bound).
+func (k *pageKernel) equalBytes(e, a, b, lim ptx.Reg) {
+	k.Xor(e, a, b)
+	k.Brev(e, e)
+	k.Clz(e, e)
+	k.Shr(e, e, ptx.Imm(3))
+	k.MinS(e, e, lim)
+	k.Note("the equal bytes of this lane's 4, none past the bound")
+}
+
+// laneRoom sets lim to the bytes from the lane's first, i, to the bound
+// maxL, 0 past it.
+func (k *pageKernel) laneRoom(lim, maxL, i ptx.Reg) {
+	k.Sub(lim, maxL, i)
+	k.MaxS(lim, lim, ptx.Imm(0))
+}
+
+// stepLength sets length to the match's length from the step that ended
+// it: stops, the lanes that stopped, the lowest lane's equal bytes e, and
+// off, back bytes past the first byte of lane 0's 4 (the step's first byte
+// plus 4 per lane before the match's first lane).
+func (k *pageKernel) stepLength(length, stops, e, off ptx.Reg, back int) {
+	s, es := k.NewReg32(), k.NewReg32()
 	k.lowestLane(s, stops)
-	k.ShflIdx(e, e, s, ptx.Imm(31), ptx.FullMask)
-	k.Mad(length, s, ptx.Imm(4), e)
+	k.ShflIdx(es, e, s, ptx.Imm(31), ptx.FullMask)
+	k.Mad(length, s, ptx.Imm(4), es)
 	k.Add(length, length, off)
-	k.Sub(length, length, ptx.Imm(128))
+	k.Sub(length, length, ptx.Imm(back))
 }
 
 // wordAt sets dst to u32(pos) of the page copy for pos <= 4091: the

@@ -573,3 +573,154 @@ func BenchmarkKernelInstructions(b *testing.B) {
 		})
 	}
 }
+
+// Checks GPU-7 and PARSE-4 where both candidates' matches go on past 16
+// bytes: a block of random bytes is copied twice before it, the copies cut
+// short (one byte flipped) at chosen lengths, and the random bytes drawn
+// until no other position before the block shares its first word's hash,
+// so that the block's first position has c1 at the second copy and c2 at
+// the first, with match lengths cut2 and cut1: both ending in the first
+// extension step or in later ones, either the longer, both as long (c1's
+// is kept), both at the page's bound. Each page's output, in both kernels,
+// is the reference's, the match the case wants is the reference's, and the
+// kernels ran the loop that extends both candidates.
+func TestKernelExtendsBothCandidates(t *testing.T) {
+	cases := []struct {
+		cut1, cut2, block int // a cut of block or more: none
+		wantC2            bool
+	}{
+		{cut1: 40, cut2: 60, block: 600},
+		{cut1: 60, cut2: 40, block: 600, wantC2: true},
+		{cut1: 100, cut2: 100, block: 600},
+		{cut1: 300, cut2: 40, block: 600, wantC2: true},
+		{cut1: 40, cut2: 300, block: 600},
+		{cut1: 500, cut2: 450, block: 600, wantC2: true},
+		{cut1: 270, cut2: 271, block: 600},
+		{cut1: 300, cut2: 300, block: 300},
+		{cut1: 300, cut2: 200, block: 300, wantC2: true},
+	}
+	mod, err := ptxexec.Load(KernelPTX(90))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod.EnableProfile()
+	rng := rand.New(rand.NewPCG(29, 30))
+	hash := func(p *[PageSize]byte, q int) uint32 {
+		return binary.LittleEndian.Uint32(p[q:]) * hashPrime >> 21
+	}
+	for i, c := range cases {
+		third := 2200
+		if c.block == 300 {
+			third = PageSize - c.block // the matches reach the bound
+		}
+		second, first := third-1000, third-2000
+		var page [PageSize]byte
+		for {
+			for j := range page {
+				page[j] = byte(rng.Uint32())
+			}
+			block := page[third : third+c.block]
+			copy(page[second:], block)
+			copy(page[first:], block)
+			if c.cut1 < c.block {
+				page[first+c.cut1] ^= 0xff
+			}
+			if c.cut2 < c.block {
+				page[second+c.cut2] ^= 0xff
+			}
+			others := 0
+			for q := range third {
+				if q != first && q != second && hash(&page, q) == hash(&page, third) {
+					others++
+				}
+			}
+			if others == 0 {
+				break
+			}
+		}
+		wantOffset := third - second
+		if c.wantC2 {
+			wantOffset = third - first
+		}
+		pos, found := 0, false
+		for _, s := range reference.Parse(page[:]) {
+			pos += s.LiteralLen
+			if pos == third {
+				found = true
+				if s.Offset != wantOffset {
+					t.Errorf("case %d: the reference's match at %d has offset %d, the case wants %d", i, third, s.Offset, wantOffset)
+				}
+			}
+			pos += s.MatchLen
+		}
+		if !found {
+			t.Errorf("case %d: no match at %d", i, third)
+		}
+		for _, toHost := range []bool{false, true} {
+			metas, slots, hostSlots := kernelOnCPUToHost(t, mod, []*[PageSize]byte{&page}, toHost)
+			if toHost {
+				slots = hostSlots
+			}
+			if err := compareWithReference(&page, metas[0], slots[0]); err != nil {
+				t.Errorf("case %d, %s: %v", i, entryFor(toHost), err)
+			}
+		}
+	}
+	regions := kernelRegions(KernelPTX(90))
+	for _, name := range []string{KernelName, StreamKernelName} {
+		var both int64
+		for _, lc := range mod.Profile(name) {
+			if regions[lc.Line] == "extend_both" {
+				both += lc.Count
+			}
+		}
+		if both == 0 {
+			t.Errorf("%s: the loop that extends both candidates never ran", name)
+		}
+	}
+}
+
+// Checks GPU-7 and PAGE-5: a page with no match before position 3072 has
+// 3072 literals or more and is raw, which the kernel decides once the
+// group that ends at 3072 has no match, skipping the groups after it. Pages
+// of random bytes followed by zeros from position r on (their first match
+// at r+1) give the reference's output in both kernels around that point,
+// and from r = 3072 on the kernel ran no group after the 97th iteration.
+func TestKernelRawWithoutMatches(t *testing.T) {
+	text := KernelPTX(90)
+	regions := kernelRegions(text)
+	rng := rand.New(rand.NewPCG(31, 32))
+	for r := OutSlot - 80; r <= OutSlot+40; r++ {
+		var page [PageSize]byte
+		for j := range r {
+			page[j] = byte(rng.Uint32())
+		}
+		mod, err := ptxexec.Load(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mod.EnableProfile()
+		for _, toHost := range []bool{false, true} {
+			metas, slots, hostSlots := kernelOnCPUToHost(t, mod, []*[PageSize]byte{&page}, toHost)
+			if toHost {
+				slots = hostSlots
+			}
+			if err := compareWithReference(&page, metas[0], slots[0]); err != nil {
+				t.Errorf("random bytes to %d, %s: %v", r, entryFor(toHost), err)
+			}
+		}
+		var iterations int64
+		for _, lc := range mod.Profile(KernelName) {
+			if strings.HasPrefix(lc.Text, "bar.warp.sync") && regions[lc.Line] == "group" {
+				iterations = lc.Count
+				break
+			}
+		}
+		if r >= OutSlot && iterations != (OutSlot-32)/32+2 {
+			t.Errorf("random bytes to %d: %d iterations of the group loop, want %d", r, iterations, (OutSlot-32)/32+2)
+		}
+		if r < OutSlot-32 && iterations != 129 {
+			t.Errorf("random bytes to %d: %d iterations of the group loop, want 129", r, iterations)
+		}
+	}
+}
