@@ -70,3 +70,24 @@ func TestFillPageGoOverwrites(t *testing.T) {
 		}
 	}
 }
+
+// EncodePage needs PageBound bytes of dst, as its documentation says: one
+// byte less panics, for a page of any kind, before anything is written.
+func TestEncodePageShortDstPanics(t *testing.T) {
+	var noisy, same [PageSize]byte
+	noise(noisy[:], 5)
+	for name, page := range map[string]*[PageSize]byte{"noise": &noisy, "same-filled": &same} {
+		dst := make([]byte, PageBound-1)
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: EncodePage into %d bytes did not panic", name, len(dst))
+				}
+			}()
+			EncodePage(dst, page)
+		}()
+		if !bytes.Equal(dst, make([]byte, len(dst))) {
+			t.Errorf("%s: the refused call wrote to dst", name)
+		}
+	}
+}
