@@ -388,6 +388,22 @@ func testPackages(ctx context.Context, root, dir, run string, only, skip []strin
 	return pkgs, left, limits, slow, nil
 }
 
+// readMutants reads a file of mutant names, one a line, with or without
+// the "survivor " of the report's lines.
+func readMutants(path string) (map[string]bool, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	want := map[string]bool{}
+	for _, l := range strings.Split(string(data), "\n") {
+		if l = strings.TrimSpace(strings.TrimPrefix(l, "survivor ")); l != "" {
+			want[l] = true
+		}
+	}
+	return want, nil
+}
+
 // readEquivalents reads the equivalents file: lines "KEY # reason", where
 // KEY is a survivor's name as the report's survivor lines give it (file:
 // function: "line": change); blank lines and lines starting with # are
@@ -426,14 +442,15 @@ func main() {
 	list := flag.Bool("list", false, "list the mutants and stop")
 	every := flag.Int("every", 1, "a sample: only every n-th mutant")
 	tests := flag.String("run", "", "go test's -run: only these tests of every package (the score is then a lower bound)")
+	named := flag.String("mutants", "", "a file of mutants to run, one a line as the report's survivor lines name them (e.g. an earlier run's survivors)")
 	flag.Parse()
-	if err := run(*file, *equivalents, *only, *skip, *lines, *tests, *list, *every); err != nil {
+	if err := run(*file, *equivalents, *only, *skip, *lines, *tests, *named, *list, *every); err != nil {
 		fmt.Fprintln(os.Stderr, "mutate:", err)
 		os.Exit(1)
 	}
 }
 
-func run(file, equivalents, only, skip, lines, tests string, list bool, every int) error {
+func run(file, equivalents, only, skip, lines, tests, named string, list bool, every int) error {
 	root, err := os.Getwd()
 	if err != nil {
 		return err
@@ -454,6 +471,13 @@ func run(file, equivalents, only, skip, lines, tests string, list bool, every in
 		lo, _ := strconv.Atoi(a)
 		hi, _ := strconv.Atoi(b)
 		ms = slices.DeleteFunc(ms, func(m mutant) bool { return m.line < lo || m.line > hi })
+	}
+	if named != "" {
+		want, err := readMutants(named)
+		if err != nil {
+			return err
+		}
+		ms = slices.DeleteFunc(ms, func(m mutant) bool { return !want[file+": "+m.key] })
 	}
 	if every > 1 {
 		var sample []mutant

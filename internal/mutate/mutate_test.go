@@ -108,3 +108,12 @@ func TestPhases(t *testing.T) {
 		t.Errorf("phases without slow tests %q, want one run of -run Kernel", got)
 	}
 }
+
+func TestReadMutants(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "m.txt")
+	os.WriteFile(path, []byte("survivor x.go: f: \"a\": + -> -\n\nx.go: g: \"b\": 1 -> 2\n"), 0o644)
+	want, err := readMutants(path)
+	if err != nil || len(want) != 2 || !want[`x.go: f: "a": + -> -`] || !want[`x.go: g: "b": 1 -> 2`] {
+		t.Fatalf("%v, %v", want, err)
+	}
+}
