@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"slices"
 	"testing"
 )
 
@@ -88,6 +89,35 @@ func TestEncodePageShortDstPanics(t *testing.T) {
 		}()
 		if !bytes.Equal(dst, make([]byte, len(dst))) {
 			t.Errorf("%s: the refused call wrote to dst", name)
+		}
+	}
+}
+
+// Checks PAGE-6: a last sequence whose literal or match length bytes run
+// off the end of the block is ErrCorrupt with 0 bytes, into every
+// destination size from the output before it to 40 bytes more, on both
+// paths. The sequences before it leave enough output that the block's
+// first two bytes, read again as an offset, would point inside it: a
+// decoder that went on after the failed read from the wrong position
+// would copy a match there, or run out of room (ErrShortBuffer).
+func TestDecompressBlockLengthRunsOffTheEnd(t *testing.T) {
+	head := appendSequence(nil, []byte{0, 1, 2, 3, 4}, 1, 300) // 0x5f, 0: offset 95 when read again
+	head = appendSequence(head, []byte{7, 8, 9}, 5, 4)
+	out := 5 + 300 + 3 + 4
+	for name, tail := range map[string][]byte{
+		"literal length":          {0xf0, 0xff, 0xff},
+		"match length":            {0x0f, 0x01, 0x00, 0xff, 0xff},
+		"literal length, no byte": {0xf0},
+		"match length, no byte":   {0x0f, 0x01, 0x00},
+	} {
+		block := append(slices.Clip(head), tail...)
+		for dstLen := out; dstLen <= out+40; dstLen++ {
+			for _, fast := range []bool{true, false} {
+				dst := make([]byte, dstLen)
+				if n, err := decompressBlock(dst, block, fast); n != 0 || !errors.Is(err, ErrCorrupt) {
+					t.Fatalf("%s, dst %d, fast %v: %d, %v; want 0, ErrCorrupt", name, dstLen, fast, n, err)
+				}
+			}
 		}
 	}
 }
