@@ -19,3 +19,23 @@ mutation:
 		$(GO) run ./internal/mutate -file $$f $(MUTATE_FLAGS) > $$out || exit 1; \
 		grep -E '^(survivor|stale|mutants|mutation score)' $$out; \
 	done
+
+# The kernel generators, whose PTX the CPU executor runs (internal/ptxexec):
+# each mutant against the tests that run that PTX and compare its output
+# with the reference's, not the golden-text tests (any change of the text
+# fails those, whether or not the kernel still works). A sample by default
+# (MUTATE_KERNEL_FLAGS): a mutant takes about a minute here.
+MUTATE_KERNEL_FLAGS ?= -every 20
+GPUIMPL = github.com/lz4warp/lz4warp/gpuimpl
+KERNEL_TESTS = ^Test(KernelOnCPU.*|ThresholdPages|KernelProfile|KernelWarpSyncsAreNeeded|KernelCopiesToHost|ExtBytes)$$
+DECODE_KERNEL_TESTS = ^(TestDecodeKernelOnCPU|TestDecodeKernelEdgeCases|TestDecodeKernelEveryTarget|TestDecodeWarpSyncsAreNeeded|FuzzDecodeKernel)$$
+
+.PHONY: mutation-kernels
+mutation-kernels:
+	@mkdir -p $(BUILD)/mutation
+	$(GO) run ./internal/mutate -file gpuimpl/kernel.go -pkgs $(GPUIMPL) -run '$(KERNEL_TESTS)' \
+		$(MUTATE_KERNEL_FLAGS) > $(BUILD)/mutation/gpuimpl_kernel.go.txt
+	@grep -E '^(survivor|mutants|mutation score)' $(BUILD)/mutation/gpuimpl_kernel.go.txt
+	$(GO) run ./internal/mutate -file gpuimpl/decodekernel.go -pkgs $(GPUIMPL) -run '$(DECODE_KERNEL_TESTS)' \
+		$(MUTATE_KERNEL_FLAGS) > $(BUILD)/mutation/gpuimpl_decodekernel.go.txt
+	@grep -E '^(survivor|mutants|mutation score)' $(BUILD)/mutation/gpuimpl_decodekernel.go.txt
