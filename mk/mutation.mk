@@ -4,8 +4,11 @@
 # long (a mutant that survives runs the tests of every package built on its
 # file's), so CI does not run it. Equivalent mutants, with their reasons:
 # internal/mutate/testdata/equivalent.txt. Scores: results/*-mutation/.
-# MUTATE_FLAGS go to every run, e.g. '-every 6' (a sample) or '-skip
-# github.com/lz4warp/lz4warp/gpuimpl' (its tests take 90 s a run here).
+# MUTATE_FLAGS go to every run, e.g. '-every 6' (a sample), '-skip
+# github.com/lz4warp/lz4warp/gpuimpl' (its tests take 90 s a run here), or
+# '-mutants FILE' (only the mutants FILE names, as an earlier run's
+# survivor lines do). Each package's quick tests run first, its slow ones
+# (a second or more in the baseline) only if those pass.
 MUTATE_FILES ?= config.go rules.go result.go reference/page.go reference/block.go \
 	internal/lz4frame/writer.go internal/lz4frame/reader.go \
 	internal/fastlz4/decode.go internal/fastlz4/encode.go
