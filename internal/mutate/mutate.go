@@ -546,7 +546,7 @@ func run(file, equivalents, only, skip, lines, tests, named string, list bool, e
 		all[file+": "+m.key] = true
 	}
 	for k := range eq {
-		if strings.HasPrefix(k, file+": ") && !all[k] && lines == "" && every <= 1 {
+		if strings.HasPrefix(k, file+": ") && !all[k] && lines == "" && named == "" && every <= 1 {
 			fmt.Println("stale equivalent (no such mutant):", k)
 		}
 	}
