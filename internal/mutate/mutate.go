@@ -254,6 +254,9 @@ func (r *runner) run(ctx context.Context, file string, src []byte) (string, stri
 			args := append([]string{"test", "-count=1", "-failfast", "-vet=off", "-overlay", overlay}, sel...)
 			cmd := exec.CommandContext(tctx, "go", append(args, pkg)...)
 			cmd.Dir = r.root
+			// A mutant's failure is no test case to keep: without this,
+			// rapid would save one under the package's testdata.
+			cmd.Env = append(os.Environ(), "RAPID_NOFAILFILE=1")
 			cmd.WaitDelay = 5 * time.Second
 			out, err := cmd.CombinedOutput()
 			timedOut := tctx.Err() != nil
