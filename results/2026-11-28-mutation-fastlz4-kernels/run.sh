@@ -47,6 +47,12 @@ fd3e962) # decode.go's every-other sample from its 205th mutant on (decode-p1 wa
 	run decodekernel-p2 -file gpuimpl/decodekernel.go -mutants decodekernel-p2-mutants.txt -pkgs $G \
 		-run '^(TestDecodeKernelOnCPU|TestDecodeKernelEdgeCases|TestDecodeKernelEveryTarget|TestDecodeWarpSyncsAreNeeded|FuzzDecodeKernel)$'
 	;;
+e04bbea) # more of the samples, with the time left: kernel.go's every 20th mutant from the 11th,
+	# and the other half of encode-p4's part of encode.go's sample
+	run kernel-p3 -file gpuimpl/kernel.go -mutants kernel-p3-mutants.txt -pkgs $G \
+		-run '^Test(KernelOnCPU.*|ThresholdPages|KernelProfile|KernelWarpSyncsAreNeeded|KernelCopiesToHost|ExtBytes)$'
+	run encode-p5 -file internal/fastlz4/encode.go -mutants encode-p5-mutants.txt -pkgs $FAST
+	;;
 final) # the survivors left unexplained above, at 8c6efe5
 	run decode-final -file internal/fastlz4/decode.go -mutants decode-final-mutants.txt -pkgs $FAST
 	run encode-final -file internal/fastlz4/encode.go -mutants encode-final-mutants.txt -pkgs $FAST
@@ -58,8 +64,9 @@ tally) # from this folder
 	python3 tally.py internal/fastlz4/decode.go $M decode-p1.txt:decode-p1.list decode-tail.txt:decode-tail.list \
 		decode-final.txt:decode-final.list
 	python3 tally.py internal/fastlz4/encode.go $M encode-p1.txt:encode-p1.list encode-p2first.txt:encode-p2first.list \
-		encode-p3.txt:encode-p3.list encode-p4.txt:encode-p4.list encode-final.txt:encode-final.list
-	python3 tally.py gpuimpl/kernel.go $M kernel-p1.txt:kernel-p1.list kernel-p2.txt:kernel-p2.list
+		encode-p3.txt:encode-p3.list encode-p4.txt:encode-p4.list encode-p5.txt:encode-p5.list \
+		encode-final.txt:encode-final.list
+	python3 tally.py gpuimpl/kernel.go $M kernel-p1.txt:kernel-p1.list kernel-p2.txt:kernel-p2.list kernel-p3.txt:kernel-p3.list
 	python3 tally.py gpuimpl/decodekernel.go $M decodekernel-p1.txt:decodekernel-p1.list \
 		decodekernel-p2.txt:decodekernel-p2.list decodekernel-final.txt:decodekernel-final.list
 	;;
