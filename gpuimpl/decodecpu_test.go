@@ -215,7 +215,8 @@ func ciRequiresLZ4() bool { return os.Getenv("CI") == "true" }
 // Checks GPU-11's edge cases: matches of every overlapping offset from 1
 // to 130 and long ones, a match that ends the page exactly, one byte past
 // it, an offset one past the output so far, an offset of 0, a block that
-// ends one byte short of the page, and a length field past fastlz4's bound.
+// ends one byte short of the page, one that ends right after an offset, and
+// a length field past fastlz4's bound.
 func TestDecodeKernelEdgeCases(t *testing.T) {
 	mod, err := ptxexec.Load(DecodePTX(90))
 	if err != nil {
@@ -267,6 +268,11 @@ func TestDecodeKernelEdgeCases(t *testing.T) {
 	add("empty")
 	add("token-only", []byte{0x00})
 	add("no-offset", seq(lits(3), 0, 0), []byte{0x10, 1})
+	// A block that ends right after an offset: its match is still checked
+	// against the page before the missing next token (ShortBuffer), and
+	// one that fits ends in Corrupt.
+	add("offset-at-the-end", seq(lits(PageSize-2), 1, 4))
+	add("offset-at-the-end-fits", seq(lits(10), 1, 4))
 	for i, c := range cases {
 		status, out, err := decodeAlone(mod, c)
 		if err != nil {

@@ -4,8 +4,11 @@
 # long (a mutant that survives runs the tests of every package built on its
 # file's), so CI does not run it. Equivalent mutants, with their reasons:
 # internal/mutate/testdata/equivalent.txt. Scores: results/*-mutation/.
-# MUTATE_FLAGS go to every run, e.g. '-every 6' (a sample) or '-skip
-# github.com/lz4warp/lz4warp/gpuimpl' (its tests take 90 s a run here).
+# MUTATE_FLAGS go to every run, e.g. '-every 6' (a sample), '-skip
+# github.com/lz4warp/lz4warp/gpuimpl' (its tests take 90 s a run here), or
+# '-mutants FILE' (only the mutants FILE names, as an earlier run's
+# survivor lines do). Each package's quick tests run first, its slow ones
+# (a second or more in the baseline) only if those pass.
 MUTATE_FILES ?= config.go rules.go result.go reference/page.go reference/block.go \
 	internal/lz4frame/writer.go internal/lz4frame/reader.go \
 	internal/fastlz4/decode.go internal/fastlz4/encode.go
@@ -19,3 +22,23 @@ mutation:
 		$(GO) run ./internal/mutate -file $$f $(MUTATE_FLAGS) > $$out || exit 1; \
 		grep -E '^(survivor|stale|mutants|mutation score)' $$out; \
 	done
+
+# The kernel generators, whose PTX the CPU executor runs (internal/ptxexec):
+# each mutant against the tests that run that PTX and compare its output
+# with the reference's, not the golden-text tests (any change of the text
+# fails those, whether or not the kernel still works). A sample by default
+# (MUTATE_KERNEL_FLAGS): a mutant takes about a minute here.
+MUTATE_KERNEL_FLAGS ?= -every 20
+GPUIMPL = github.com/lz4warp/lz4warp/gpuimpl
+KERNEL_TESTS = ^Test(KernelOnCPU.*|ThresholdPages|KernelProfile|KernelWarpSyncsAreNeeded|KernelCopiesToHost|ExtBytes)$$
+DECODE_KERNEL_TESTS = ^(TestDecodeKernelOnCPU|TestDecodeKernelEdgeCases|TestDecodeKernelEveryTarget|TestDecodeWarpSyncsAreNeeded|FuzzDecodeKernel)$$
+
+.PHONY: mutation-kernels
+mutation-kernels:
+	@mkdir -p $(BUILD)/mutation
+	$(GO) run ./internal/mutate -file gpuimpl/kernel.go -pkgs $(GPUIMPL) -run '$(KERNEL_TESTS)' \
+		$(MUTATE_KERNEL_FLAGS) > $(BUILD)/mutation/gpuimpl_kernel.go.txt
+	@grep -E '^(survivor|mutants|mutation score)' $(BUILD)/mutation/gpuimpl_kernel.go.txt
+	$(GO) run ./internal/mutate -file gpuimpl/decodekernel.go -pkgs $(GPUIMPL) -run '$(DECODE_KERNEL_TESTS)' \
+		$(MUTATE_KERNEL_FLAGS) > $(BUILD)/mutation/gpuimpl_decodekernel.go.txt
+	@grep -E '^(survivor|mutants|mutation score)' $(BUILD)/mutation/gpuimpl_decodekernel.go.txt

@@ -80,8 +80,8 @@ var handEverySequence = false
 // CompressBlock writes the canonical LZ4 block of src (at most MaxBlockSize
 // bytes) into dst, the same bytes as reference.CompressBlock, and returns
 // its length. It reports ErrShortBuffer exactly when the block is longer
-// than dst; CompressBlockBound(len(src)) bytes are always enough. Bytes of
-// dst past the block may be overwritten.
+// than dst; CompressBlockBound(len(src)) bytes are always enough. With an
+// error it returns 0. Bytes of dst past the block may be overwritten.
 func CompressBlock(dst, src []byte) (int, error) {
 	e := encoders.Get().(*Encoder)
 	n, err := e.CompressBlock(dst, src)

@@ -10,6 +10,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/lz4warp/lz4warp/internal/dataset"
 	"github.com/lz4warp/lz4warp/reference"
 )
 
@@ -145,6 +146,68 @@ func TestDecompressBlockGuardPagesPrefixes(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// Checks PARSE-8 and the encoder's loads and stores: with src and dst
+// against pages that fault on any access, blocks whose last match ends at
+// every distance from the end of src, and pages of the data sets, compress
+// to the reference's block into a destination of the bound and of exactly
+// the block's size, and to 0 bytes and ErrShortBuffer into one byte less: the
+// assembly's 16-byte moves of literals and its 8-byte loads stop at the
+// ends of src and dst.
+func TestCompressBlockGuardPages(t *testing.T) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	const size = 1 << 16
+	srcArea, dstArea := guarded(t, size), guarded(t, size)
+	var e Encoder
+	check := func(what string, block []byte) {
+		src := srcArea[size-len(block):]
+		copy(src, block)
+		want := make([]byte, CompressBlockBound(len(block)))
+		wn, err := reference.CompressBlock(want, block)
+		if err != nil {
+			t.Fatalf("%s: reference: %v", what, err)
+		}
+		for _, dstLen := range []int{len(want), wn, wn - 1} {
+			for _, dst := range [][]byte{dstArea[size-dstLen:], dstArea[:dstLen:dstLen]} {
+				var n int
+				func() {
+					defer func() {
+						if r := recover(); r != nil {
+							t.Fatalf("%s, dst %d: %v", what, dstLen, r)
+						}
+					}()
+					n, err = e.CompressBlock(dst, src)
+				}()
+				if dstLen < wn && (!errors.Is(err, ErrShortBuffer) || n != 0) || dstLen >= wn && (err != nil || !bytes.Equal(dst[:n], want[:wn])) {
+					t.Fatalf("%s, dst %d: %d bytes, %v; want the reference's %d bytes", what, dstLen, n, err, wn)
+				}
+			}
+		}
+	}
+	for n := 12; n <= 200; n++ {
+		for _, period := range []int{1, 3, 8, 20} {
+			for cut := 0; cut <= 16; cut++ {
+				// Noise, then a repeat of period bytes that ends cut bytes
+				// before the end of the block.
+				b := make([]byte, n)
+				noise(b, uint64(n*100+period))
+				for i := max(period, n-cut-40); i < n-cut; i++ {
+					b[i] = b[i-period]
+				}
+				check(fmt.Sprintf("n %d, period %d, end %d", n, period, cut), b)
+			}
+		}
+	}
+	for _, name := range []string{dataset.Text, dataset.Binaries, dataset.Mixed} {
+		pages, err := dataset.Load(name, 4)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for i := range pages {
+			check(fmt.Sprintf("%s page %d", name, i), pages[i][:])
 		}
 	}
 }

@@ -98,8 +98,12 @@ func TestScanAsmMatchesGo(t *testing.T) {
 }
 
 // encodeAll checks that pages of every data set and random blocks give
-// the reference's bytes.
+// the reference's bytes, also into every destination size (where the
+// block stops fitting at each step of the loop in turn), and the shapes of
+// the block tests: matches near the end, periodic runs, a repeat past the
+// last visited position.
 func encodeAll(t *testing.T) {
+	var e Encoder
 	for _, name := range dataset.Names() {
 		pages, err := dataset.Load(name, testPages)
 		if err != nil {
@@ -108,6 +112,12 @@ func encodeAll(t *testing.T) {
 		for i := range pages {
 			encodeBoth(t, name, &pages[i])
 		}
+		if len(pages) > 0 {
+			compareDstLens(t, &e, name+" page 0", pages[0][:])
+		}
 	}
 	TestCompressBlockMatchesReferenceRapid(t)
+	TestCompressBlockMatchesNearTheEnd(t)
+	TestCompressBlockPeriodicRuns(t)
+	TestCompressBlockStopsAtTheLastPosition(t)
 }

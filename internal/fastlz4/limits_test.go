@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"slices"
 	"testing"
 )
 
@@ -66,6 +67,56 @@ func TestFillPageGoOverwrites(t *testing.T) {
 		for i := 0; i < PageSize; i += 8 {
 			if got := binary.LittleEndian.Uint64(page[i:]); got != word {
 				t.Fatalf("word %#x: %#x at byte %d", word, got, i)
+			}
+		}
+	}
+}
+
+// EncodePage needs PageBound bytes of dst, as its documentation says: one
+// byte less panics, for a page of any kind, before anything is written.
+func TestEncodePageShortDstPanics(t *testing.T) {
+	var noisy, same [PageSize]byte
+	noise(noisy[:], 5)
+	for name, page := range map[string]*[PageSize]byte{"noise": &noisy, "same-filled": &same} {
+		dst := make([]byte, PageBound-1)
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: EncodePage into %d bytes did not panic", name, len(dst))
+				}
+			}()
+			EncodePage(dst, page)
+		}()
+		if !bytes.Equal(dst, make([]byte, len(dst))) {
+			t.Errorf("%s: the refused call wrote to dst", name)
+		}
+	}
+}
+
+// Checks PAGE-6: a last sequence whose literal or match length bytes run
+// off the end of the block is ErrCorrupt with 0 bytes, into every
+// destination size from the output before it to 40 bytes more, on both
+// paths. The sequences before it leave enough output that the block's
+// first two bytes, read again as an offset, would point inside it: a
+// decoder that went on after the failed read from the wrong position
+// would copy a match there, or run out of room (ErrShortBuffer).
+func TestDecompressBlockLengthRunsOffTheEnd(t *testing.T) {
+	head := appendSequence(nil, []byte{0, 1, 2, 3, 4}, 1, 300) // 0x5f, 0: offset 95 when read again
+	head = appendSequence(head, []byte{7, 8, 9}, 5, 4)
+	out := 5 + 300 + 3 + 4
+	for name, tail := range map[string][]byte{
+		"literal length":          {0xf0, 0xff, 0xff},
+		"match length":            {0x0f, 0x01, 0x00, 0xff, 0xff},
+		"literal length, no byte": {0xf0},
+		"match length, no byte":   {0x0f, 0x01, 0x00},
+	} {
+		block := append(slices.Clip(head), tail...)
+		for dstLen := out; dstLen <= out+40; dstLen++ {
+			for _, fast := range []bool{true, false} {
+				dst := make([]byte, dstLen)
+				if n, err := decompressBlock(dst, block, fast); n != 0 || !errors.Is(err, ErrCorrupt) {
+					t.Fatalf("%s, dst %d, fast %v: %d, %v; want 0, ErrCorrupt", name, dstLen, fast, n, err)
+				}
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package fastlz4
 
 import (
 	"bytes"
+	"errors"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -134,4 +135,51 @@ func FuzzDecompressBlockPrefix(f *testing.F) {
 			t.Fatalf("outputs differ: end %d, oracle %d", end, wend)
 		}
 	})
+}
+
+// Checks that a prefix outside dst is ErrShortBuffer with 0 bytes, before
+// anything is read or written, and that a prefix of all of dst decodes an
+// empty block to its end.
+func TestDecompressBlockPrefixOutOfRange(t *testing.T) {
+	block := appendLast(nil, []byte("abc"))
+	dst := make([]byte, 16)
+	for _, prefix := range []int{-1, -17, len(dst) + 1, 1 << 40} {
+		if n, err := DecompressBlockPrefix(dst, prefix, block); n != 0 || !errors.Is(err, ErrShortBuffer) {
+			t.Errorf("prefix %d of %d bytes: %d, %v; want 0, ErrShortBuffer", prefix, len(dst), n, err)
+		}
+	}
+	if !bytes.Equal(dst, make([]byte, len(dst))) {
+		t.Error("a refused prefix wrote to dst")
+	}
+	if n, err := DecompressBlockPrefix(dst, len(dst), appendLast(nil, nil)); n != len(dst) || err != nil {
+		t.Errorf("an empty block after a prefix of all of dst: %d, %v; want %d, nil", n, err, len(dst))
+	}
+}
+
+// Checks maxPrefixLength: DecompressBlockPrefix takes a match length
+// field of up to 1 GiB, so that a match too long for dst is ErrShortBuffer,
+// and one above it is ErrCorrupt, on both decoder paths. (Literals cannot
+// show the bound without 1 GiB of src: they are checked against src first.)
+// The length bytes take 4 MiB of src; dst stays small.
+func TestDecompressBlockPrefixLengthBound(t *testing.T) {
+	const limit = 1 << 30
+	for _, c := range []struct {
+		field int // the match length field's value: the length less minMatch
+		err   error
+	}{
+		{limit - 1, ErrShortBuffer}, {limit, ErrShortBuffer}, {limit + 1, ErrCorrupt}, {limit + 255, ErrCorrupt},
+	} {
+		block := appendLength([]byte{0x1f, 'a', 1, 0}, c.field)
+		block = appendLast(block, make([]byte, 8))
+		for _, fast := range []bool{true, false} {
+			dst := make([]byte, 8+64)
+			decode := func() (int, error) { return decompressFrom(dst, block, 8, maxPrefixLength, false) }
+			if fast {
+				decode = func() (int, error) { return DecompressBlockPrefix(dst, 8, block) }
+			}
+			if n, err := decode(); n != 0 || !errors.Is(err, c.err) {
+				t.Errorf("match length field %d, fast %v: %d, %v; want 0, %v", c.field, fast, n, err, c.err)
+			}
+		}
+	}
 }

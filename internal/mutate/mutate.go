@@ -27,6 +27,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -197,7 +198,29 @@ type runner struct {
 	root   string   // module root
 	pkgs   []string // test packages to run, the file's own first
 	limits map[string]time.Duration
+	slow   map[string][]string // per package, its tests of a second or more in the baseline
+	tests  string              // go test's -run, "" for every test
 	tmp    string
+}
+
+// phases gives go test's arguments that select the tests of pkg in two
+// runs: the quick tests first, then, only if those pass, the slow ones
+// (most mutants die in a quick test, at a fraction of the whole run's
+// time). Without slow tests, one run.
+func (r *runner) phases(pkg string) [][]string {
+	var run []string
+	if r.tests != "" {
+		run = []string{"-run", r.tests}
+	}
+	if len(r.slow[pkg]) == 0 {
+		return [][]string{run}
+	}
+	quoted := make([]string, len(r.slow[pkg]))
+	for i, name := range r.slow[pkg] {
+		quoted[i] = regexp.QuoteMeta(name)
+	}
+	slow := "^(" + strings.Join(quoted, "|") + ")$"
+	return [][]string{append(slices.Clip(run), "-skip", slow), {"-run", slow}}
 }
 
 // outcome of one mutant.
@@ -226,28 +249,52 @@ func (r *runner) run(ctx context.Context, file string, src []byte) (string, stri
 		return invalid, firstLine(out), nil
 	}
 	for _, pkg := range r.pkgs {
-		tctx, cancel := context.WithTimeout(ctx, r.limits[pkg])
-		cmd := exec.CommandContext(tctx, "go", "test", "-count=1", "-failfast", "-vet=off", "-overlay", overlay, pkg)
-		cmd.Dir = r.root
-		cmd.WaitDelay = 5 * time.Second
-		out, err := cmd.CombinedOutput()
-		timedOut := tctx.Err() != nil
-		cancel()
-		if ctx.Err() != nil {
-			return "", "", ctx.Err()
-		}
-		if timedOut {
-			return killed, pkg + ": over its time limit", nil
-		}
-		if err != nil {
-			if bytes.Contains(out, []byte("[build failed]")) || bytes.Contains(out, []byte("[setup failed]")) {
-				return invalid, pkg + ": " + firstLine(out), nil
+		for _, sel := range r.phases(pkg) {
+			tctx, cancel := context.WithTimeout(ctx, r.limits[pkg])
+			args := append([]string{"test", "-count=1", "-failfast", "-vet=off", "-overlay", overlay}, sel...)
+			cmd := exec.CommandContext(tctx, "go", append(args, pkg)...)
+			cmd.Dir = r.root
+			// A mutant's failure is no test case to keep: without this,
+			// rapid would save one under the package's testdata.
+			cmd.Env = append(os.Environ(), "RAPID_NOFAILFILE=1")
+			cmd.WaitDelay = 5 * time.Second
+			out, err := cmd.CombinedOutput()
+			timedOut := tctx.Err() != nil
+			cancel()
+			if ctx.Err() != nil {
+				return "", "", ctx.Err()
 			}
-			return killed, pkg + ": " + failedTest(out), nil
+			if timedOut {
+				return killed, pkg + ": over its time limit", nil
+			}
+			if err != nil {
+				if bytes.Contains(out, []byte("[build failed]")) || bytes.Contains(out, []byte("[setup failed]")) {
+					return invalid, pkg + ": " + firstLine(out), nil
+				}
+				return killed, pkg + ": " + failedTest(out), nil
+			}
 		}
 	}
 	return survived, "", nil
 }
+
+// slowTests lists the top-level tests that took a second or more in go
+// test -v's output.
+func slowTests(out []byte) []string {
+	var slow []string
+	for _, l := range strings.Split(string(out), "\n") {
+		m := passLine.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		if d, err := strconv.ParseFloat(m[2], 64); err == nil && d >= 1 {
+			slow = append(slow, m[1])
+		}
+	}
+	return slow
+}
+
+var passLine = regexp.MustCompile(`^--- PASS: (\S+) \(([0-9.]+)s\)$`)
 
 func firstLine(out []byte) string {
 	for _, l := range strings.Split(string(out), "\n") {
@@ -272,12 +319,12 @@ func failedTest(out []byte) string {
 // testPackages lists the module's packages whose tests depend on the
 // package in dir, that package first, then in the order of their baseline
 // time, each with its time limit: three times its baseline plus 30 s.
-func testPackages(ctx context.Context, root, dir string, only, skip []string) (pkgs, left []string, limits map[string]time.Duration, err error) {
+func testPackages(ctx context.Context, root, dir, run string, only, skip []string) (pkgs, left []string, limits map[string]time.Duration, slow map[string][]string, err error) {
 	cmd := exec.CommandContext(ctx, "go", "list", "-f", "{{.ImportPath}}", "./"+dir)
 	cmd.Dir = root
 	own, err := cmd.Output()
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("go list ./%s: %w", dir, err)
+		return nil, nil, nil, nil, fmt.Errorf("go list ./%s: %w", dir, err)
 	}
 	target := strings.TrimSpace(string(own))
 	cmd = exec.CommandContext(ctx, "go", "list", "-test", "-f",
@@ -285,7 +332,7 @@ func testPackages(ctx context.Context, root, dir string, only, skip []string) (p
 	cmd.Dir = root
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("go list -test: %w", err)
+		return nil, nil, nil, nil, fmt.Errorf("go list -test: %w", err)
 	}
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(make([]byte, 1<<16), 16<<20)
@@ -313,15 +360,21 @@ func testPackages(ctx context.Context, root, dir string, only, skip []string) (p
 		}
 		return false
 	})
-	limits = map[string]time.Duration{}
+	limits, slow = map[string]time.Duration{}, map[string][]string{}
 	base := map[string]time.Duration{}
 	for _, p := range pkgs {
 		start := time.Now()
-		cmd := exec.CommandContext(ctx, "go", "test", "-count=1", "-vet=off", p)
-		cmd.Dir = root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return nil, nil, nil, fmt.Errorf("baseline: the tests of %s fail without a mutant:\n%s", p, out)
+		args := []string{"test", "-count=1", "-vet=off", "-v"}
+		if run != "" {
+			args = append(args, "-run", run)
 		}
+		cmd := exec.CommandContext(ctx, "go", append(args, p)...)
+		cmd.Dir = root
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			return nil, nil, nil, nil, fmt.Errorf("baseline: the tests of %s fail without a mutant:\n%s", p, out)
+		}
+		slow[p] = slowTests(out)
 		base[p] = time.Since(start)
 		limits[p] = 3*base[p] + 30*time.Second
 		fmt.Fprintf(os.Stderr, "baseline %s %.1fs\n", p, base[p].Seconds())
@@ -335,7 +388,23 @@ func testPackages(ctx context.Context, root, dir string, only, skip []string) (p
 		}
 		return int(base[a] - base[b])
 	})
-	return pkgs, left, limits, nil
+	return pkgs, left, limits, slow, nil
+}
+
+// readMutants reads a file of mutant names, one a line, with or without
+// the "survivor " of the report's lines.
+func readMutants(path string) (map[string]bool, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	want := map[string]bool{}
+	for _, l := range strings.Split(string(data), "\n") {
+		if l = strings.TrimSpace(strings.TrimPrefix(l, "survivor ")); l != "" {
+			want[l] = true
+		}
+	}
+	return want, nil
 }
 
 // readEquivalents reads the equivalents file: lines "KEY # reason", where
@@ -375,14 +444,16 @@ func main() {
 	lines := flag.String("lines", "", "only mutants on these lines: FROM-TO")
 	list := flag.Bool("list", false, "list the mutants and stop")
 	every := flag.Int("every", 1, "a sample: only every n-th mutant")
+	tests := flag.String("run", "", "go test's -run: only these tests of every package (the score is then a lower bound)")
+	named := flag.String("mutants", "", "a file of mutants to run, one a line as the report's survivor lines name them (e.g. an earlier run's survivors)")
 	flag.Parse()
-	if err := run(*file, *equivalents, *only, *skip, *lines, *list, *every); err != nil {
+	if err := run(*file, *equivalents, *only, *skip, *lines, *tests, *named, *list, *every); err != nil {
 		fmt.Fprintln(os.Stderr, "mutate:", err)
 		os.Exit(1)
 	}
 }
 
-func run(file, equivalents, only, skip, lines string, list bool, every int) error {
+func run(file, equivalents, only, skip, lines, tests, named string, list bool, every int) error {
 	root, err := os.Getwd()
 	if err != nil {
 		return err
@@ -403,6 +474,13 @@ func run(file, equivalents, only, skip, lines string, list bool, every int) erro
 		lo, _ := strconv.Atoi(a)
 		hi, _ := strconv.Atoi(b)
 		ms = slices.DeleteFunc(ms, func(m mutant) bool { return m.line < lo || m.line > hi })
+	}
+	if named != "" {
+		want, err := readMutants(named)
+		if err != nil {
+			return err
+		}
+		ms = slices.DeleteFunc(ms, func(m mutant) bool { return !want[file+": "+m.key] })
 	}
 	if every > 1 {
 		var sample []mutant
@@ -426,7 +504,7 @@ func run(file, equivalents, only, skip, lines string, list bool, every int) erro
 	if only != "" {
 		onlyPkgs = strings.Split(only, ",")
 	}
-	pkgs, left, limits, err := testPackages(ctx, root, filepath.Dir(file), onlyPkgs, strings.Split(skip, ","))
+	pkgs, left, limits, slow, err := testPackages(ctx, root, filepath.Dir(file), tests, onlyPkgs, strings.Split(skip, ","))
 	if err != nil {
 		return err
 	}
@@ -435,7 +513,7 @@ func run(file, equivalents, only, skip, lines string, list bool, every int) erro
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	r := &runner{root: root, pkgs: pkgs, limits: limits, tmp: tmp}
+	r := &runner{root: root, pkgs: pkgs, limits: limits, slow: slow, tests: tests, tmp: tmp}
 	counts := map[string]int{}
 	var survivors []string
 	start := time.Now()
@@ -471,7 +549,7 @@ func run(file, equivalents, only, skip, lines string, list bool, every int) erro
 		all[file+": "+m.key] = true
 	}
 	for k := range eq {
-		if strings.HasPrefix(k, file+": ") && !all[k] && lines == "" && every <= 1 {
+		if strings.HasPrefix(k, file+": ") && !all[k] && lines == "" && named == "" && every <= 1 {
 			fmt.Println("stale equivalent (no such mutant):", k)
 		}
 	}
@@ -481,6 +559,12 @@ func run(file, equivalents, only, skip, lines string, list bool, every int) erro
 	}
 	if len(left) > 0 {
 		sampled += " (tests of " + strings.Join(left, ", ") + " not run: a lower bound)"
+	}
+	if len(only) > 0 {
+		sampled += " (only the tests of " + strings.Join(pkgs, ", ") + ": a lower bound)"
+	}
+	if tests != "" {
+		sampled += fmt.Sprintf(" (only tests matching %q: a lower bound)", tests)
 	}
 	fmt.Printf("mutation score %s %.0f%%%s\n", file, score, sampled)
 	return nil

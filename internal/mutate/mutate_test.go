@@ -90,3 +90,30 @@ func TestReadEquivalents(t *testing.T) {
 		t.Errorf("a missing file: %v, %v", eq, err)
 	}
 }
+
+func TestPhases(t *testing.T) {
+	out := []byte("=== RUN   TestA\n--- PASS: TestA (0.02s)\n--- PASS: TestSlow (2.50s)\n" +
+		"    --- PASS: TestSlow/sub (2.40s)\n--- PASS: TestOne (1.00s)\nok  \tp\t3.6s\n")
+	slow := slowTests(out)
+	if !slices.Equal(slow, []string{"TestSlow", "TestOne"}) {
+		t.Fatalf("slow tests %q, want TestSlow and TestOne (top-level, a second or more)", slow)
+	}
+	r := &runner{slow: map[string][]string{"p": slow}, tests: "Kernel"}
+	got := r.phases("p")
+	want := [][]string{{"-run", "Kernel", "-skip", "^(TestSlow|TestOne)$"}, {"-run", "^(TestSlow|TestOne)$"}}
+	if !slices.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("phases %q, want %q", got, want)
+	}
+	if got := r.phases("q"); len(got) != 1 || !slices.Equal(got[0], []string{"-run", "Kernel"}) {
+		t.Errorf("phases without slow tests %q, want one run of -run Kernel", got)
+	}
+}
+
+func TestReadMutants(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "m.txt")
+	os.WriteFile(path, []byte("survivor x.go: f: \"a\": + -> -\n\nx.go: g: \"b\": 1 -> 2\n"), 0o644)
+	want, err := readMutants(path)
+	if err != nil || len(want) != 2 || !want[`x.go: f: "a": + -> -`] || !want[`x.go: g: "b": 1 -> 2`] {
+		t.Fatalf("%v, %v", want, err)
+	}
+}
