@@ -936,9 +936,25 @@ func (k *pageKernel) extend(length, mp, offset, off ptx.Reg) {
 	k.Shl(lane4, k.lane, ptx.Imm(2))
 	step := k.NewLabel("extend")
 	k.extendSite(siteExtend, mp, off, step)
+	stop := k.compareStep(e, stops, i, a, b, mp, mc, off, lane4, maxL, "a lane past the bound reads inside the page and compares nothing")
+	k.SetpU(ptx.NE, stop, stops, ptx.Imm(0))
+	k.Add(off, off, ptx.Imm(128))
+	k.IfNot(stop).BraUni(step)
+	k.stepLength(length, stops, e, off, 128)
+}
+
+// compareStep is one step of extend and extendBoth: each lane compares the
+// 4 bytes at i = off+lane4 of the match at mp (at most maxL bytes on) with
+// those mc earlier, e being how many are equal, and stops the ballot of the
+// lanes that found a difference; it returns the predicate it used, free
+// for the caller. i, a and b are scratch; note, when set, says what a lane
+// past the bound does.
+func (k *pageKernel) compareStep(e, stops, i, a, b, mp, mc, off, lane4, maxL ptx.Reg, note string) ptx.Reg {
 	k.Add(i, off, lane4)
 	k.MinU(a, i, maxL)
-	k.Note("a lane past the bound reads inside the page and compares nothing")
+	if note != "" {
+		k.Note(note)
+	}
 	k.Add(b, mc, a)
 	k.Add(a, mp, a)
 	k.wordAt(a, a)
@@ -949,10 +965,7 @@ func (k *pageKernel) extend(length, mp, offset, off ptx.Reg) {
 	stop := k.NewPred()
 	k.SetpU(ptx.LT, stop, e, ptx.Imm(4))
 	k.Ballot(stops, stop, ptx.FullMask)
-	k.SetpU(ptx.NE, stop, stops, ptx.Imm(0))
-	k.Add(off, off, ptx.Imm(128))
-	k.IfNot(stop).BraUni(step)
-	k.stepLength(length, stops, e, off, 128)
+	return stop
 }
 
 // extendBoth extends the match at mp with both its candidates' offsets,
@@ -979,18 +992,7 @@ func (k *pageKernel) extendBoth(length, mp, offset, offset2, off ptx.Reg, single
 	k.Shl(lane4, lane4, ptx.Imm(2))
 	step := k.NewLabel("extend_both")
 	k.extendSite(siteExtendBoth, mp, off, step)
-	k.Add(i, off, lane4)
-	k.MinU(a, i, maxL)
-	k.Add(b, mc, a)
-	k.Add(a, mp, a)
-	k.wordAt(a, a)
-	k.wordAt(b, b)
-	lim := k.NewReg32()
-	k.laneRoom(lim, maxL, i)
-	k.equalBytes(e, a, b, lim)
-	stop := k.NewPred()
-	k.SetpU(ptx.LT, stop, e, ptx.Imm(4))
-	k.Ballot(stops, stop, ptx.FullMask)
+	stop := k.compareStep(e, stops, i, a, b, mp, mc, off, lane4, maxL, "")
 	k.SetpU(ptx.EQ, stop, stops, ptx.Imm(0))
 	k.Add(off, off, ptx.Imm(64))
 	k.If(stop).BraUni(step)
