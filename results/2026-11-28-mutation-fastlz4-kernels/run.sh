@@ -59,6 +59,10 @@ final) # the survivors left unexplained above, at 8c6efe5
 	run decodekernel-final -file gpuimpl/decodekernel.go -mutants decodekernel-final-mutants.txt -pkgs $G \
 		-run '^TestDecodeKernelEdgeCases$'
 	;;
+rest) # decode.go's other half (the mutants the every-other sample left out: decode-rest-mutants.txt),
+	# at a240c55, against every package's tests (no -pkgs); stopped after 150 of 266 for time
+	run decode-rest -file internal/fastlz4/decode.go -mutants decode-rest-mutants.txt
+	;;
 tally) # from this folder
 	M=../../$M
 	python3 tally.py internal/fastlz4/decode.go $M decode-p1.txt:decode-p1.list decode-tail.txt:decode-tail.list \
