@@ -196,17 +196,8 @@ func (e *Engine) queueDecode(p *DecodePending, pages []Output) error {
 			func() error { return s.CopyHtoD(in, piece) },
 			func() error { return dc.marks[2*k].Record(s) },
 			func() error {
-				switch fault {
-				case FaultIllegalAddress:
-					statusAt = 1 << 46 // no allocation is there
-				case FaultInvalidLaunch:
-					block.X = 2048 // above every device's limit of 1,024
-				case FaultLaunchFailure:
-					trap, err := e.trapKernel()
-					if err != nil {
-						return err
-					}
-					return s.Launch(trap, cudart.Dim{X: 1}, cudart.Dim{X: 32}, 0)
+				if trapped, err := e.injectLaunchFault(fault, s, &statusAt, &block); trapped {
+					return err
 				}
 				return s.Launch(e.dev.decode, cudart.Dim{X: DecodeBlocks(cn)}, block, 0,
 					uint64(in), uint64(in)+uint64(l.payload), dst+uint64(lo)*PageSize, statusAt, uint64(cn))

@@ -803,17 +803,8 @@ func (e *Engine) launch(c *chunk, fault Fault) error {
 func (e *Engine) launchPages(s *slot, f Fault, n int, src, dst, meta, hostDst uint64) error {
 	st := s.stream
 	block := cudart.Dim{X: ThreadsPerBlock}
-	switch f {
-	case FaultIllegalAddress:
-		meta = 1 << 46 // no allocation is there
-	case FaultInvalidLaunch:
-		block.X = 2048 // above every device's limit of 1,024
-	case FaultLaunchFailure:
-		trap, err := e.trapKernel()
-		if err != nil {
-			return err
-		}
-		return st.Launch(trap, cudart.Dim{X: 1}, cudart.Dim{X: 32}, 0)
+	if trapped, err := e.injectLaunchFault(f, st, &meta, &block); trapped {
+		return err
 	}
 	fn := e.dev.fn
 	if hostDst != 0 {
@@ -1139,6 +1130,26 @@ const trapPTX = `.version 7.0
 	ret;
 }
 `
+
+// injectLaunchFault makes the launch that f replaces fail (RT-9): it points
+// addr, an address the kernel writes through, where no allocation is, or
+// asks for a block larger than any device allows, or launches a kernel that
+// traps on st in the kernel's place, which it reports as trapped.
+func (e *Engine) injectLaunchFault(f Fault, st *cudart.Stream, addr *uint64, block *cudart.Dim) (trapped bool, err error) {
+	switch f {
+	case FaultIllegalAddress:
+		*addr = 1 << 46 // no allocation is there
+	case FaultInvalidLaunch:
+		block.X = 2048 // above every device's limit of 1,024
+	case FaultLaunchFailure:
+		trap, err := e.trapKernel()
+		if err != nil {
+			return true, err
+		}
+		return true, st.Launch(trap, cudart.Dim{X: 1}, cudart.Dim{X: 32}, 0)
+	}
+	return false, nil
+}
 
 func (e *Engine) trapKernel() (*cudart.Function, error) {
 	// Engines that share the device hold its lock for reading here.
