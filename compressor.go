@@ -40,8 +40,11 @@ type Compressor struct {
 	// wait for gpuMu.
 	gpuOn atomic.Bool
 	// devices are every GPU the Compressor opened, for Stats (MD-6); set
-	// once by the constructors.
+	// once, with gpu, under gpuMu.
 	devices *devicePool
+	// opened is closed when the GPU's opening in the background has ended
+	// (Config.OpenInBackground); nil when the constructor opened it.
+	opened chan struct{}
 	// lastTimings are the last GPU batch's timings, host shares included,
 	// for the benchmarks.
 	lastTimings gpuimpl.Timings
@@ -50,28 +53,95 @@ type Compressor struct {
 }
 
 // NewCompressor returns a Compressor that picks the backend of each batch
-// with SelectBackend, using the GPU when one is present and opens.
+// with SelectBackend, using the GPU when one is present and opens. With
+// Config.OpenInBackground it returns at once and opens the GPU on a
+// goroutine of its own (API-28).
 func NewCompressor(cfg Config) (*Compressor, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	cfg.Devices = slices.Clone(cfg.Devices)
 	c := newCompressor(cfg)
-	if err := usableGPU(); err != nil {
-		c.gpuErr = err
-	} else if p, err := openPool(cfg); err != nil {
-		c.gpuErr = fmt.Errorf("%w: %w", ErrGPUNotAvailable, err)
-	} else {
-		c.gpu, c.devices = p, p
-		c.gpuOn.Store(true)
-	}
+	c.startGPU()
 	return c, nil
 }
 
 func newCompressor(cfg Config) *Compressor {
+	cfg.Devices = slices.Clone(cfg.Devices)
 	c := &Compressor{cfg: cfg, cpu: newCPULimit(cfg.CPUWorkers)}
 	c.stage.freed = sync.NewCond(&c.gpuMu)
 	return c
+}
+
+// startGPU opens the GPUs, on a goroutine of its own with
+// OpenInBackground, and returns the error of an open that failed before it
+// returned.
+func (c *Compressor) startGPU() error {
+	if !c.cfg.OpenInBackground {
+		return c.openGPU()
+	}
+	c.opened = make(chan struct{})
+	go func() {
+		defer close(c.opened)
+		c.openGPU()
+	}()
+	return nil
+}
+
+// openGPU opens the GPUs that Config names and, if that fails, keeps why
+// for GPUError.
+func (c *Compressor) openGPU() error {
+	p, err := openGPUs(c.cfg)
+	c.gpuMu.Lock()
+	defer c.gpuMu.Unlock()
+	if err != nil {
+		c.gpuErr = err
+		return err
+	}
+	c.gpu, c.devices = p, p
+	c.gpuOn.Store(true)
+	return nil
+}
+
+// openGPUs opens the GPUs cfg names; tests replace it.
+var openGPUs = func(cfg Config) (*devicePool, error) {
+	if err := usableGPU(); err != nil {
+		return nil, err
+	}
+	p, err := openPool(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrGPUNotAvailable, err)
+	}
+	return p, nil
+}
+
+// gpuOpening reports whether the GPU is still opening in the background.
+func (c *Compressor) gpuOpening() bool {
+	if c.opened == nil {
+		return false
+	}
+	select {
+	case <-c.opened:
+		return false
+	default:
+		return true
+	}
+}
+
+// awaitGPU waits for a GPU opening in the background and reports whether
+// the Compressor uses one.
+func (c *Compressor) awaitGPU() bool {
+	if c.opened != nil {
+		<-c.opened
+	}
+	return c.hasGPU()
+}
+
+// WaitGPU waits until a GPU opening in the background (Config.
+// OpenInBackground) is open or has failed, and returns GPUError. Without
+// OpenInBackground it returns GPUError at once.
+func (c *Compressor) WaitGPU() error {
+	c.awaitGPU()
+	return c.GPUError()
 }
 
 // GPUError reports why the Compressor uses no GPU (API-11): an error
@@ -80,7 +150,7 @@ func newCompressor(cfg Config) *Compressor {
 // (*CUDAError, cuInit's on a machine whose driver cannot initialise), no
 // device or none supported, the error of opening the GPU, or the sticky
 // fault after which the Compressor stopped using it (RT-9). It is nil while
-// the Compressor uses a GPU.
+// the Compressor uses a GPU, and while one opens in the background.
 func (c *Compressor) GPUError() error {
 	c.gpuMu.Lock()
 	defer c.gpuMu.Unlock()
@@ -89,22 +159,17 @@ func (c *Compressor) GPUError() error {
 
 // NewGPUBatchCompressor returns a Compressor that insists on the GPU: it
 // fails with an error wrapping ErrGPUNotAvailable when none can be opened
-// (API-11), and the cause: errors.As reaches the driver's error.
+// (API-11), and the cause: errors.As reaches the driver's error. With
+// Config.OpenInBackground it returns at once and WaitGPU returns that
+// error instead (API-28).
 func NewGPUBatchCompressor(cfg Config) (*Compressor, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if err := usableGPU(); err != nil {
+	c := newCompressor(cfg)
+	if err := c.startGPU(); err != nil {
 		return nil, err
 	}
-	p, err := openPool(cfg)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrGPUNotAvailable, err)
-	}
-	cfg.Devices = slices.Clone(cfg.Devices)
-	c := newCompressor(cfg)
-	c.gpu, c.devices = p, p
-	c.gpuOn.Store(true)
 	return c, nil
 }
 
@@ -120,8 +185,11 @@ func (c *Compressor) Stats() Stats {
 	c.statsMu.Lock()
 	s := c.stats
 	c.statsMu.Unlock()
-	if c.devices != nil {
-		s.Devices = c.devices.stats()
+	c.gpuMu.Lock()
+	devices := c.devices
+	c.gpuMu.Unlock()
+	if devices != nil {
+		s.Devices = devices.stats()
 	}
 	return s
 }
@@ -191,14 +259,8 @@ func (c *Compressor) compressInto(res *BatchResult, pages []Page, chosen bool, b
 	}
 	if !chosen {
 		b = SelectBackend(len(pages), c.hasGPU())
-	} else if b == BackendGPU {
-		c.gpuMu.Lock()
-		err := cmp.Or(c.gpuErr, ErrGPUNotAvailable)
-		gpu := c.gpu != nil
-		c.gpuMu.Unlock()
-		if !gpu {
-			return err
-		}
+	} else if b == BackendGPU && !c.awaitGPU() {
+		return cmp.Or(c.GPUError(), ErrGPUNotAvailable)
 	}
 	start := time.Now()
 	res.reset(b)
@@ -362,6 +424,9 @@ func (c *Compressor) DecompressBatch(pages []CompressedPage, dst []Page) error {
 // Batches, buffers and DecompressBatch then fail with ErrClosed; Stats and
 // Config still answer, and Close again returns nil.
 func (c *Compressor) Close() error {
+	if c.opened != nil {
+		<-c.opened // the GPU it opens is closed here
+	}
 	c.life.Lock()
 	defer c.life.Unlock()
 	if c.closed {

@@ -23,6 +23,12 @@ type Config struct {
 	// Compressor's CPU work uses at once, over all its concurrent calls;
 	// 0 means GOMAXPROCS, read at each call (API-21).
 	CPUWorkers int
+	// OpenInBackground makes the constructors return at once and open the
+	// GPU on a goroutine of their own, which takes 0.2 to 1 s in a new
+	// process; until it is open, batches that SelectBackend gives the GPU
+	// run on the CPU, with the same bytes, and calls that name BackendGPU
+	// wait for it (API-28, Compressor.WaitGPU).
+	OpenInBackground bool
 }
 
 // DefaultConfig returns the documented defaults: device 0, LZ4, 1,000 pages

@@ -59,10 +59,8 @@ func (c *Compressor) checkDecode(b Backend, n, room int) error {
 		return ErrClosed
 	case b != BackendScalar && b != BackendSIMD && b != BackendGPU:
 		return fmt.Errorf("%w: Backend %v is unknown", ErrInvalidConfig, b)
-	case b == BackendGPU && !c.hasGPU():
-		c.gpuMu.Lock()
-		defer c.gpuMu.Unlock()
-		return cmp.Or(c.gpuErr, ErrGPUNotAvailable)
+	case b == BackendGPU && !c.awaitGPU():
+		return cmp.Or(c.GPUError(), ErrGPUNotAvailable)
 	case room < n:
 		return fmt.Errorf("%w: %d pages into %d", ErrShortBuffer, n, room)
 	}

@@ -1,6 +1,7 @@
 package lz4warp
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -94,17 +95,23 @@ type Writer struct {
 	c    *Compressor
 	opts writerOptions
 
-	batchPages int
-	workers    int          // compressing goroutines of the CPU backends
-	cur        *streamBatch // being filled
-	free       chan *streamBatch
-	made, most int            // batches made so far, and the most there may be
-	kept       []*streamBatch // the batches between a frame's end and the next (Reset)
+	workers int          // goroutines compressing CPU batches
+	cur     *streamBatch // being filled
+	free    chan *streamBatch
+	// The batches made so far, and the most there may be, of the CPU
+	// (plain memory) and of the GPU (PageBuffers).
+	plain, mostPlain   int
+	pinned, mostPinned int
+	// opening is set while the GPU opens in the background: the batches
+	// go to the CPU until it is open (STREAM-6).
+	opening bool
+	kept    []*streamBatch // the batches between a frame's end and the next (Reset)
 
-	hashes chan *streamBatch // to the hashing goroutine, in order
-	work   chan *streamBatch // from it to the compressing goroutines
-	order  chan *streamBatch // to the writing goroutine, in order
-	done   chan struct{}     // closed when the writing goroutine ends
+	hashes  chan *streamBatch // to the hashing goroutine, in order
+	work    chan *streamBatch // from it to the compressing goroutines
+	gpuWork chan *streamBatch // to the GPU's goroutine, in order
+	order   chan *streamBatch // to the writing goroutine, in order
+	done    chan struct{}     // closed when the writing goroutine ends
 
 	content xxh32.Digest
 	in      int64 // bytes accepted
@@ -156,9 +163,13 @@ const (
 )
 
 // NewWriter returns a Writer compressing into w on every core, or on the
-// backend WriterBackend names (c may be nil but for BackendGPU).
+// backend WriterBackend names (c may be nil but for BackendGPU). With
+// BackendGPU on a Compressor whose GPU is still opening in the background
+// (Config.OpenInBackground), the Writer compresses on every core until
+// the GPU is open, and fails with the Compressor's GPUError if it does not
+// open (STREAM-6).
 func NewWriter(w io.Writer, c *Compressor, opts ...WriterOption) (*Writer, error) {
-	zw := &Writer{w: w, c: c, opts: writerOptions{backend: BackendSIMD}, workers: 1}
+	zw := &Writer{w: w, c: c, opts: writerOptions{backend: BackendSIMD}}
 	for _, o := range opts {
 		if err := o(&zw.opts); err != nil {
 			return nil, err
@@ -166,7 +177,8 @@ func NewWriter(w io.Writer, c *Compressor, opts ...WriterOption) (*Writer, error
 	}
 	switch zw.opts.backend {
 	case BackendGPU:
-		if c == nil || !c.hasGPU() {
+		zw.opening = c != nil && c.gpuOpening()
+		if c == nil || !c.hasGPU() && !zw.opening {
 			if c != nil {
 				if err := c.GPUError(); err != nil {
 					return nil, err
@@ -174,29 +186,45 @@ func NewWriter(w io.Writer, c *Compressor, opts ...WriterOption) (*Writer, error
 			}
 			return nil, ErrGPUNotAvailable
 		}
-		zw.batchPages = min(gpuBatchPages, MaxBatchSize)
 		// RingBufferSlots batches on each GPU, one filling, and one
-		// being framed and written.
-		zw.most = c.Config().RingBufferSlots*max(1, len(c.Stats().Devices)) + 2
+		// being framed and written; while the GPU opens, a bound on
+		// as many GPUs as Config names.
+		devices := len(c.Stats().Devices)
+		if zw.opening {
+			devices = max(1, len(c.cfg.Devices))
+			if c.cfg.AllDevices {
+				devices = maxOpeningDevices
+			}
+		}
+		zw.mostPinned = c.cfg.RingBufferSlots*devices + 2
+		if zw.opening {
+			zw.workers = runtime.GOMAXPROCS(0)
+			zw.mostPlain = 2*zw.workers + 2
+		}
 	case BackendSIMD:
 		zw.workers = runtime.GOMAXPROCS(0)
-		zw.batchPages = cpuBatchPages
-		zw.most = 2*zw.workers + 2
+		zw.mostPlain = 2*zw.workers + 2
 	default:
-		zw.batchPages = cpuBatchPages
-		zw.most = 3
+		zw.workers, zw.mostPlain = 1, 3
 	}
 	zw.start()
 	return zw, nil
 }
 
+// maxOpeningDevices bounds the GPUs a Writer makes batches for when
+// Config.AllDevices opens them in the background, before their number is
+// known.
+const maxOpeningDevices = 8
+
 // start starts the goroutines of a frame, with the batches kept from the
 // frame before, if any.
 func (zw *Writer) start() {
-	zw.free = make(chan *streamBatch, zw.most)
-	zw.work = make(chan *streamBatch, zw.most)
-	zw.order = make(chan *streamBatch, zw.most)
-	zw.hashes = make(chan *streamBatch, zw.most)
+	most := zw.mostPlain + zw.mostPinned
+	zw.free = make(chan *streamBatch, most)
+	zw.work = make(chan *streamBatch, most)
+	zw.gpuWork = make(chan *streamBatch, most)
+	zw.order = make(chan *streamBatch, most)
+	zw.hashes = make(chan *streamBatch, most)
 	zw.done = make(chan struct{})
 	for _, b := range zw.kept {
 		zw.free <- b
@@ -205,11 +233,10 @@ func (zw *Writer) start() {
 	// The goroutines take this frame's channels: those of a frame Reset
 	// ended may still be ending while the next frame starts.
 	if zw.opts.backend == BackendGPU {
-		go zw.runGPU(zw.work)
-	} else {
-		for range zw.workers {
-			go zw.runCPU(zw.work)
-		}
+		go zw.runGPU(zw.gpuWork, most)
+	}
+	for range zw.workers {
+		go zw.runCPU(zw.work)
 	}
 	go zw.runHash(zw.hashes, zw.work)
 	go zw.runWrite(zw.order, zw.free, zw.done)
@@ -230,47 +257,95 @@ func (zw *Writer) failed() error {
 }
 
 // batch returns the batch being filled, taking a free one (or making one,
-// up to the limit) when there is none.
+// up to the limit) when there is none: a GPU batch where the GPU is open,
+// else a CPU batch.
 func (zw *Writer) batch() (*streamBatch, error) {
 	if zw.cur != nil {
 		return zw.cur, nil
 	}
-	var b *streamBatch
-	select {
-	case b = <-zw.free:
-	default:
-		if zw.made < zw.most {
-			var err error
-			if b, err = zw.newBatch(); err != nil {
-				return nil, err
-			}
-			zw.made++
-			break
+	for {
+		gpu, err := zw.gpuBatches()
+		if err != nil {
+			zw.fail(err)
+			return nil, err
 		}
-		wait := time.Now()
-		b = <-zw.free
-		since(&zw.stages.freeWait, wait)
+		b, err := zw.takeBatch(gpu)
+		if err != nil {
+			return nil, err
+		}
+		if gpu && b.buf == nil {
+			zw.plain-- // a CPU batch of the GPU's opening, no longer needed
+			continue
+		}
+		if err := zw.failed(); err != nil {
+			zw.free <- b
+			return nil, err
+		}
+		b.n, b.err = 0, nil
+		b.framed, b.hashed = make(chan struct{}), make(chan struct{})
+		zw.cur = b
+		return b, nil
 	}
-	if err := zw.failed(); err != nil {
-		zw.free <- b
-		return nil, err
+}
+
+// gpuBatches reports whether the next batch goes to the GPU: on
+// BackendGPU once the GPU is open. A GPU that failed to open in the
+// background is the Writer's error (STREAM-6).
+func (zw *Writer) gpuBatches() (bool, error) {
+	if zw.opts.backend != BackendGPU {
+		return false, nil
 	}
-	b.n, b.err = 0, nil
-	b.framed, b.hashed = make(chan struct{}), make(chan struct{})
-	zw.cur = b
+	if zw.opening {
+		if zw.c.gpuOpening() {
+			return false, nil
+		}
+		zw.opening = false
+		if err := zw.c.WaitGPU(); err != nil {
+			return false, err
+		}
+		zw.mostPinned = min(zw.mostPinned, zw.c.cfg.RingBufferSlots*len(zw.c.Stats().Devices)+2)
+	}
+	return true, nil
+}
+
+// takeBatch takes a free batch, or makes one of the kind gpu asks for when
+// there are fewer than the most, or waits for one.
+func (zw *Writer) takeBatch(gpu bool) (*streamBatch, error) {
+	select {
+	case b := <-zw.free:
+		return b, nil
+	default:
+	}
+	if gpu && zw.pinned < zw.mostPinned || !gpu && zw.plain < zw.mostPlain {
+		b, err := zw.newBatch(gpu)
+		if err != nil {
+			return nil, err
+		}
+		if gpu {
+			zw.pinned++
+		} else {
+			zw.plain++
+		}
+		return b, nil
+	}
+	wait := time.Now()
+	b := <-zw.free
+	since(&zw.stages.freeWait, wait)
 	return b, nil
 }
 
-func (zw *Writer) newBatch() (*streamBatch, error) {
+// newBatch makes a batch: a PageBuffer of gpuBatchPages for the GPU, or
+// cpuBatchPages of plain memory.
+func (zw *Writer) newBatch(gpu bool) (*streamBatch, error) {
 	b := &streamBatch{}
-	if zw.opts.backend == BackendGPU {
-		buf, err := zw.c.NewPageBuffer(zw.batchPages)
+	if gpu {
+		buf, err := zw.c.NewPageBuffer(min(gpuBatchPages, MaxBatchSize))
 		if err != nil {
 			return nil, err
 		}
 		b.buf, b.pages = buf, buf.Pages()
 	} else {
-		b.pages = make([]Page, zw.batchPages)
+		b.pages = make([]Page, cpuBatchPages)
 	}
 	return b, nil
 }
@@ -289,8 +364,8 @@ func (zw *Writer) submit() {
 	zw.cur = nil
 	zw.order <- b
 	zw.hashes <- b
-	if zw.opts.backend == BackendGPU {
-		zw.work <- b
+	if b.buf != nil {
+		zw.gpuWork <- b
 	}
 }
 
@@ -321,10 +396,23 @@ func (zw *Writer) Write(p []byte) (int, error) {
 }
 
 // ReadFrom compresses what r holds up to its end, reading it straight into
-// the batches' pages.
+// the batches' pages. From an io.ReaderAt that is also an io.Seeker whose
+// Seek works (a regular file), it reads each batch in pieces at once, with
+// ReadAt from r's offset, and leaves r's offset at the end of what it read.
 func (zw *Writer) ReadFrom(r io.Reader) (int64, error) {
 	if zw.closed {
 		return 0, ErrWriterClosed
+	}
+	read := func(p []byte) (int, error) { return io.ReadFull(r, p) }
+	if rs, ok := r.(readSeekerAt); ok {
+		if off, err := rs.Seek(0, io.SeekCurrent); err == nil {
+			defer func() { rs.Seek(off, io.SeekStart) }()
+			read = func(p []byte) (int, error) {
+				n, err := readAtOnce(rs, p, off)
+				off += int64(n)
+				return n, err
+			}
+		}
 	}
 	var n int64
 	for {
@@ -333,7 +421,7 @@ func (zw *Writer) ReadFrom(r io.Reader) (int64, error) {
 			return n, err
 		}
 		fill := time.Now()
-		k, err := io.ReadFull(r, b.bytes()[b.n:])
+		k, err := read(b.bytes()[b.n:])
 		since(&zw.stages.fill, fill)
 		b.n += k
 		n += int64(k)
@@ -349,6 +437,39 @@ func (zw *Writer) ReadFrom(r io.Reader) (int64, error) {
 			return n, err
 		}
 	}
+}
+
+type readSeekerAt interface {
+	io.ReaderAt
+	io.Seeker
+}
+
+// readPiece is the least a goroutine of readAtOnce reads: below it,
+// starting goroutines costs more than reading.
+const readPiece = 256 << 10
+
+// readAtOnce fills p from r at off, in up to 8 pieces read at once (a
+// cached file's reads copy at a few GB/s per core), and returns what it
+// read up to the first short piece, with that piece's error (io.EOF at the
+// end).
+func readAtOnce(r io.ReaderAt, p []byte, off int64) (int, error) {
+	pieces := min(8, max(1, len(p)/readPiece))
+	got := make([]int, pieces)
+	errs := make([]error, pieces)
+	var wg sync.WaitGroup
+	for i := range pieces {
+		lo, hi := len(p)*i/pieces, len(p)*(i+1)/pieces
+		wg.Go(func() { got[i], errs[i] = r.ReadAt(p[lo:hi], off+int64(lo)) })
+	}
+	wg.Wait()
+	n := 0
+	for i := range pieces {
+		n += got[i]
+		if got[i] < len(p)*(i+1)/pieces-len(p)*i/pieces {
+			return n, cmp.Or(errs[i], io.ErrUnexpectedEOF)
+		}
+	}
+	return n, nil
 }
 
 // Close compresses what is left, ends the frame and waits until all of it
@@ -367,7 +488,7 @@ func (zw *Writer) Close() error {
 			b.buf.Close()
 		}
 	}
-	zw.kept, zw.made = nil, 0
+	zw.kept, zw.plain, zw.pinned = nil, 0, 0
 	return zw.failed()
 }
 
@@ -400,12 +521,10 @@ func (zw *Writer) end() {
 		zw.submit() // the last batch, perhaps empty, ends with the partial page
 	}
 	close(zw.order)
-	close(zw.hashes) // and on the CPU the hashing goroutine closes work
-	if zw.opts.backend == BackendGPU {
-		close(zw.work)
-	}
+	close(zw.hashes) // and the hashing goroutine closes work
+	close(zw.gpuWork)
 	<-zw.done
-	for range zw.made {
+	for range zw.plain + zw.pinned {
 		zw.kept = append(zw.kept, <-zw.free)
 	}
 }
@@ -414,21 +533,18 @@ func (zw *Writer) end() {
 // writer, known after Close.
 func (zw *Writer) Written() int64 { return zw.out }
 
-// runHash adds each batch's bytes to the content checksum, in order. On
-// the CPU it then hands the batch to the compressing goroutines: hashing a
+// runHash adds each batch's bytes to the content checksum, in order, and
+// then hands a CPU batch to the compressing goroutines: hashing a
 // batch before its compression, rather than beside it, reads the pages
 // while the filling left them in cache, and a batch's hash never holds up
 // its reuse: the compressing goroutines, which keep every core busy, have
 // work only as the hash proceeds, so they cannot leave it waiting for a
-// core while the batches it holds up wait for it. On the GPU, which needs
-// no core, the hash runs beside the compression: before it, the hash (one
+// core while the batches it holds up wait for it. A GPU batch, which needs
+// no core, is hashed beside its compression: before it, the hash (one
 // core, 3 to 6 GB/s) stood between filling a batch and starting it on the
 // GPU, and each batch took the time of both before the GPU had it.
 func (zw *Writer) runHash(hashes <-chan *streamBatch, work chan<- *streamBatch) {
-	gpu := zw.opts.backend == BackendGPU
-	if !gpu {
-		defer close(work)
-	}
+	defer close(work)
 	hash := !zw.opts.frame.NoContentChecksum
 	for b := range hashes {
 		if hash {
@@ -437,7 +553,7 @@ func (zw *Writer) runHash(hashes <-chan *streamBatch, work chan<- *streamBatch) 
 			since(&zw.stages.hash, start)
 		}
 		close(b.hashed)
-		if !gpu {
+		if b.buf == nil {
 			work <- b
 		}
 	}
@@ -522,8 +638,8 @@ func emptied(buf []byte, n int) []byte {
 // runGPU starts each batch on the GPU as its turn comes and hands it to a
 // goroutine that waits for it, so that RingBufferSlots batches are on the
 // GPU at once.
-func (zw *Writer) runGPU(work <-chan *streamBatch) {
-	started := make(chan *startedBatch, zw.most)
+func (zw *Writer) runGPU(work <-chan *streamBatch, most int) {
+	started := make(chan *startedBatch, most)
 	defer close(started)
 	go zw.finishGPU(started)
 	for b := range work {

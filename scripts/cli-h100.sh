@@ -12,7 +12,7 @@
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROUNDS=${1:-3}
-BIN=$HERE/lz4warp
+BIN=${BIN:-$HERE/lz4warp}
 LZ4=${LZ4:-$HERE/lz4}
 export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}${LD_LIBRARY_PATH:+:}$HERE/lib
 WORK=${WORK:-${TMPDIR:-/tmp}/lz4warp-cli} # cached by the reads below (not /dev/shm: containers bound it)

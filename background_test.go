@@ -1,0 +1,323 @@
+package lz4warp
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/lz4warp/lz4warp/internal/gputest"
+)
+
+// openLater makes the Compressors made by the test open fake devices, or
+// fail with err, only once the returned function is called.
+func openLater(t *testing.T, err error) (release func(), fakes []*fakeEngine) {
+	p, fakes := fakePool(1, 1<<20)
+	gate := make(chan struct{})
+	saved := openGPUs
+	openGPUs = func(Config) (*devicePool, error) {
+		<-gate
+		if err != nil {
+			return nil, err
+		}
+		return p, nil
+	}
+	released := false
+	release = func() {
+		if !released {
+			released = true
+			close(gate)
+		}
+	}
+	t.Cleanup(func() { release(); openGPUs = saved })
+	return release, fakes
+}
+
+func backgroundConfig() Config {
+	cfg := DefaultConfig()
+	cfg.OpenInBackground = true
+	return cfg
+}
+
+// Checks API-28: with OpenInBackground the constructors return before the
+// GPU is open; until it is, batches SelectBackend gives the GPU run on the
+// CPU with the same bytes, a call naming BackendGPU waits for it, and
+// afterwards the GPU takes them; Close waits for the opening and closes
+// the GPU it opened.
+func TestOpenInBackground(t *testing.T) {
+	release, fakes := openLater(t, nil)
+	c, err := NewGPUBatchCompressor(backgroundConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages := numberedPages(0, 2*GPUMinBatch)
+	res, err := c.CompressBatch(pages)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Backend == BackendGPU || c.GPUError() != nil {
+		t.Fatalf("while the GPU opens: backend %v, GPUError %v; want the CPU and no error", res.Backend, c.GPUError())
+	}
+	requireSameBytes(t, pages, res.Pages)
+	onGPU := make(chan *BatchResult, 1)
+	go func() {
+		res, err := c.CompressBatchOn(BackendGPU, pages)
+		if err != nil {
+			t.Error(err)
+		}
+		onGPU <- res
+	}()
+	select {
+	case <-onGPU:
+		t.Fatal("CompressBatchOn(BackendGPU) returned before the GPU opened")
+	case <-time.After(50 * time.Millisecond):
+	}
+	release()
+	if res := <-onGPU; res == nil || res.Backend != BackendGPU {
+		t.Fatalf("CompressBatchOn(BackendGPU) once the GPU opened: %+v", res)
+	}
+	if err := c.WaitGPU(); err != nil {
+		t.Fatal(err)
+	}
+	res, err = c.CompressBatch(pages)
+	if err != nil || res.Backend != BackendGPU {
+		t.Fatalf("after WaitGPU: backend %v, %v; want the GPU", res.Backend, err)
+	}
+	requireSameBytes(t, pages, res.Pages)
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !fakes[0].closed {
+		t.Fatal("Close left the GPU opened in the background open")
+	}
+}
+
+// Checks API-28: a GPU that fails to open in the background is WaitGPU's
+// and GPUError's error, batches stay on the CPU, calls naming BackendGPU
+// fail with it, and a Compressor closed while its GPU opens waits for it.
+func TestOpenInBackgroundFails(t *testing.T) {
+	cause := errors.New("fake: no device")
+	release, _ := openLater(t, cause)
+	c, err := NewCompressor(backgroundConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := make(chan error, 1)
+	go func() { closed <- c.Close() }()
+	select {
+	case <-closed:
+		t.Fatal("Close returned while the GPU was opening")
+	case <-time.After(50 * time.Millisecond):
+	}
+	release()
+	if err := <-closed; err != nil {
+		t.Fatal(err)
+	}
+	if err := c.WaitGPU(); !errors.Is(err, cause) {
+		t.Fatalf("WaitGPU: %v, want %v", err, cause)
+	}
+
+	c, err = NewCompressor(backgroundConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.CompressBatchOn(BackendGPU, numberedPages(0, 10)); !errors.Is(err, cause) {
+		t.Fatalf("CompressBatchOn(BackendGPU): %v, want %v", err, cause)
+	}
+	res, err := c.CompressBatch(numberedPages(0, 2*GPUMinBatch))
+	if err != nil || res.Backend == BackendGPU {
+		t.Fatalf("CompressBatch without a GPU: backend %v, %v", res.Backend, err)
+	}
+}
+
+// Checks STREAM-6: a Writer on the GPU of a Compressor whose GPU opens in
+// the background compresses on the CPU until it is open and on the GPU
+// afterwards, and its frame is the CPU path's, byte for byte.
+func TestWriterWhileGPUOpens(t *testing.T) {
+	release, fakes := openLater(t, nil)
+	c, err := NewGPUBatchCompressor(backgroundConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	data := streamData(t, (gpuBatchPages+3*cpuBatchPages)*PageSize+4321)
+	var out bytes.Buffer
+	zw, err := NewWriter(&out, c, WriterBackend(BackendGPU))
+	if err != nil {
+		t.Fatal(err)
+	}
+	half := 3*cpuBatchPages*PageSize + 100
+	if _, err := zw.Write(data[:half]); err != nil {
+		t.Fatal(err)
+	}
+	release()
+	if err := c.WaitGPU(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := zw.ReadFrom(bytes.NewReader(data[half:])); err != nil {
+		t.Fatal(err)
+	}
+	plain, pinned := zw.plain, zw.pinned
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if plain == 0 || pinned == 0 || fakes[0].calls == 0 {
+		t.Fatalf("%d CPU batches, %d GPU batches, %d GPU calls: want both kinds", plain, pinned, fakes[0].calls)
+	}
+	if want := compressStream(t, data); !bytes.Equal(out.Bytes(), want) {
+		t.Fatalf("the frame (%d bytes) differs from the CPU's (%d bytes)", out.Len(), len(want))
+	}
+}
+
+// Checks STREAM-6: a Writer on the GPU of a Compressor whose GPU fails to
+// open in the background fails with the Compressor's error.
+func TestWriterGPUFailsToOpen(t *testing.T) {
+	cause := errors.New("fake: no device")
+	release, _ := openLater(t, cause)
+	c, err := NewGPUBatchCompressor(backgroundConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	zw, err := NewWriter(io.Discard, c, WriterBackend(BackendGPU))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := streamData(t, 4*cpuBatchPages*PageSize)
+	if _, err := zw.Write(data[:PageSize]); err != nil {
+		t.Fatal(err)
+	}
+	release()
+	c.WaitGPU()
+	_, werr := zw.Write(data)
+	if err := zw.Close(); !errors.Is(err, cause) || !errors.Is(werr, cause) {
+		t.Fatalf("Write: %v, Close: %v; want %v", werr, err, cause)
+	}
+	if _, err := NewWriter(io.Discard, c, WriterBackend(BackendGPU)); !errors.Is(err, cause) {
+		t.Fatalf("NewWriter after the GPU failed to open: %v, want %v", err, cause)
+	}
+}
+
+// Checks STREAM-2: ReadFrom of a file reads it in pieces at once from its
+// offset, writes the frame Write would, and leaves the offset at the end;
+// a read error in a piece is ReadFrom's.
+func TestWriterReadFromFile(t *testing.T) {
+	data := streamData(t, 5*cpuBatchPages*PageSize+777)
+	path := filepath.Join(t.TempDir(), "in")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	const skip = 1000
+	if _, err := f.Seek(skip, io.SeekStart); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	zw, err := NewWriter(&out, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := zw.ReadFrom(f)
+	if err != nil || n != int64(len(data)-skip) {
+		t.Fatalf("ReadFrom: %d, %v; want %d", n, err, len(data)-skip)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if off, _ := f.Seek(0, io.SeekCurrent); off != int64(len(data)) {
+		t.Fatalf("offset %d after ReadFrom, want %d", off, len(data))
+	}
+	if want := compressStream(t, data[skip:]); !bytes.Equal(out.Bytes(), want) {
+		t.Fatalf("the frame of the file (%d bytes) differs from Write's (%d bytes)", out.Len(), len(want))
+	}
+
+	bad := &failingReaderAt{data: data, failAt: 3*readPiece + 5}
+	zw, err = NewWriter(io.Discard, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := zw.ReadFrom(bad); !errors.Is(err, errFailingRead) || n > int64(bad.failAt) {
+		t.Fatalf("ReadFrom of a reader failing at %d: %d, %v", bad.failAt, n, err)
+	}
+	zw.Close()
+}
+
+var errFailingRead = errors.New("read failed")
+
+// failingReaderAt reads data at any offset and fails every read that
+// reaches failAt.
+type failingReaderAt struct {
+	data   []byte
+	failAt int
+}
+
+func (r *failingReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	end := int(off) + len(p)
+	if end > r.failAt {
+		return copy(p, r.data[off:max(off, int64(r.failAt))]), errFailingRead
+	}
+	return copy(p, r.data[off:end]), nil
+}
+
+func (r *failingReaderAt) Seek(int64, int) (int64, error) { return 0, nil }
+
+func (r *failingReaderAt) Read([]byte) (int, error) {
+	return 0, errors.New("Read called: ReadAt was expected")
+}
+
+// Checks STREAM-6, STREAM-2 on a GPU: a Writer started while the GPU
+// opens in the background, reading a file in pieces at once, writes the
+// CPU path's frame, and the GPU takes the batches once it is open;
+// skipped without a GPU.
+func TestWriterGPUOpensInBackground(t *testing.T) {
+	gputest.Require(t)
+	c, err := NewGPUBatchCompressor(backgroundConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	data := streamData(t, 3*gpuBatchPages*PageSize+1234)
+	path := filepath.Join(t.TempDir(), "in")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out bytes.Buffer
+	zw, err := NewWriter(&out, c, WriterBackend(BackendGPU))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := zw.Write(data[:PageSize+5]); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.WaitGPU(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Seek(PageSize+5, io.SeekStart); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := zw.ReadFrom(f); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if want := compressStream(t, data); !bytes.Equal(out.Bytes(), want) {
+		t.Fatalf("the frame (%d bytes) differs from the CPU's (%d bytes)", out.Len(), len(want))
+	}
+	if s := c.Stats(); s.PagesCompressed < 2*gpuBatchPages || s.GPUFallbacks != 0 {
+		t.Fatalf("stats %+v: want the GPU's batches without fallback", s)
+	}
+}
