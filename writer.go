@@ -105,7 +105,12 @@ type Writer struct {
 	// opening is set while the GPU opens in the background: the batches
 	// go to the CPU until it is open (STREAM-6).
 	opening bool
-	kept    []*streamBatch // the batches between a frame's end and the next (Reset)
+	// The GPU's batches are made on a goroutine of their own (makeGPU),
+	// so that page-locking them, 20 to 30 ms each, holds up no filling.
+	making     chan struct{} // closed when it ends; nil when none runs
+	stopMaking chan struct{} // closed by end, to stop it
+	madePinned int           // the batches it made, read once it ended
+	kept       []*streamBatch // the batches between a frame's end and the next (Reset)
 
 	hashes  chan *streamBatch // to the hashing goroutine, in order
 	work    chan *streamBatch // from it to the compressing goroutines
@@ -269,11 +274,14 @@ func (zw *Writer) batch() (*streamBatch, error) {
 			zw.fail(err)
 			return nil, err
 		}
+		if gpu && zw.making == nil && zw.pinned < zw.mostPinned {
+			zw.makeGPU(zw.mostPinned - zw.pinned)
+		}
 		b, err := zw.takeBatch(gpu)
 		if err != nil {
 			return nil, err
 		}
-		if gpu && b.buf == nil {
+		if gpu && b.buf == nil && !zw.stillMaking() {
 			zw.plain-- // a CPU batch of the GPU's opening, no longer needed
 			continue
 		}
@@ -308,30 +316,70 @@ func (zw *Writer) gpuBatches() (bool, error) {
 	return true, nil
 }
 
-// takeBatch takes a free batch, or makes one of the kind gpu asks for when
-// there are fewer than the most, or waits for one.
+// takeBatch takes a free batch, or makes a CPU batch when there are fewer
+// than the most and gpu is false, or waits for one.
 func (zw *Writer) takeBatch(gpu bool) (*streamBatch, error) {
 	select {
 	case b := <-zw.free:
 		return b, nil
 	default:
 	}
-	if gpu && zw.pinned < zw.mostPinned || !gpu && zw.plain < zw.mostPlain {
-		b, err := zw.newBatch(gpu)
-		if err != nil {
-			return nil, err
-		}
-		if gpu {
-			zw.pinned++
-		} else {
-			zw.plain++
-		}
-		return b, nil
+	if !gpu && zw.plain < zw.mostPlain {
+		zw.plain++
+		return zw.newBatch(false)
 	}
 	wait := time.Now()
-	b := <-zw.free
-	since(&zw.stages.freeWait, wait)
-	return b, nil
+	defer since(&zw.stages.freeWait, wait)
+	making := zw.making
+	for {
+		select {
+		case b := <-zw.free:
+			return b, nil
+		case <-making: // a failed maker may leave no batch to wait for
+			making = nil
+			if err := zw.failed(); err != nil {
+				return nil, err
+			}
+		}
+	}
+}
+
+// makeGPU starts making n GPU batches into the free ones, one after the
+// other, until end stops it.
+func (zw *Writer) makeGPU(n int) {
+	done, stop := make(chan struct{}), make(chan struct{})
+	zw.making, zw.stopMaking = done, stop
+	go func() {
+		defer close(done)
+		for range n {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			b, err := zw.newBatch(true)
+			if err != nil {
+				zw.fail(err)
+				return
+			}
+			zw.madePinned++
+			zw.free <- b
+		}
+	}()
+}
+
+// stillMaking reports whether GPU batches are still being made: until
+// then, CPU batches left from the GPU's opening stay in use.
+func (zw *Writer) stillMaking() bool {
+	if zw.making == nil {
+		return false
+	}
+	select {
+	case <-zw.making:
+		return false
+	default:
+		return true
+	}
 }
 
 // newBatch makes a batch: a PageBuffer of gpuBatchPages for the GPU, or
@@ -519,6 +567,12 @@ func (zw *Writer) end() {
 	}
 	if _, err := zw.batch(); err == nil {
 		zw.submit() // the last batch, perhaps empty, ends with the partial page
+	}
+	if zw.making != nil {
+		close(zw.stopMaking)
+		<-zw.making
+		zw.pinned += zw.madePinned
+		zw.making, zw.madePinned = nil, 0
 	}
 	close(zw.order)
 	close(zw.hashes) // and the hashing goroutine closes work

@@ -40,8 +40,9 @@ cat "$IN" "$WORK/pages.lz4" "$WORK/pages.lz4cmd.lz4" > /dev/null
 echo "host: $(nproc) cores; $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo no nvidia-smi)"
 echo "lz4warp: $("$BIN" version); lz4: $("$LZ4" --version 2>&1 | head -1)"
 echo "input: $SIZE bytes; lz4warp frame $(stat -c %s "$WORK/pages.lz4") bytes; lz4 -1 frame $(stat -c %s "$WORK/pages.lz4cmd.lz4") bytes"
-run() { # name, command...
+run() { # name, command...; ONLY, a regular expression, picks rows by name
 	local name=$1 s e; shift
+	[[ -z ${ONLY:-} || $name =~ $ONLY ]] || return 0
 	for r in $(seq "$ROUNDS"); do
 		s=$(date +%s%N); "$@" > /dev/null; e=$(date +%s%N)
 		awk -v n="$name" -v b="$SIZE" -v ns=$((e - s)) 'BEGIN { printf "%-34s %7.3f s %6.2f GB/s\n", n, ns / 1e9, b / ns }'
