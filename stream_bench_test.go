@@ -2,11 +2,13 @@ package lz4warp
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"sync/atomic"
 	"testing"
+	"time"
 	"unsafe"
 
 	"github.com/lz4warp/lz4warp/internal/dataset"
@@ -164,4 +166,105 @@ func BenchmarkWriterHostStages(b *testing.B) {
 			zw.frameGPU(batch, res)
 		}
 	})
+}
+
+var writerFileMiB = flag.Int("writerfile.mib", 1024, "BenchmarkWriterFile's file size in MiB")
+
+// BenchmarkWriterFile is the command's compress of a file in the page
+// cache (writerfile.mib MiB of the mixed set) into io.Discard, each
+// iteration from a new Writer: simd on every core; gpu on a Compressor
+// opened before; gpu-open on a new Compressor per iteration that opens the
+// GPU in the background (API-28, STREAM-6) and is closed at the end, as
+// the command does (the driver's own start, once per process, is not in
+// it). Besides the stages (BenchmarkWriter's), it reports in ms per
+// iteration: open (until the GPU was open), close (Writer.Close, which
+// frees the page-locked batches) and cclose (Compressor.Close).
+func BenchmarkWriterFile(b *testing.B) {
+	data := streamBenchData(b, dataset.Mixed)
+	path := b.TempDir() + "/pages"
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for n := 0; n < *writerFileMiB<<20; n += len(data) {
+		if _, err := f.Write(data[:min(len(data), *writerFileMiB<<20-n)]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	f.Close()
+	size := int64(*writerFileMiB) << 20
+	var gpu *Compressor
+	if GPUAvailable() {
+		if gpu, err = NewGPUBatchCompressor(DefaultConfig()); err != nil {
+			b.Fatal(err)
+		}
+		defer gpu.Close()
+	}
+	for _, way := range []string{"simd", "gpu", "gpu-open"} {
+		if way != "simd" && gpu == nil {
+			continue
+		}
+		for _, crc := range []bool{true, false} {
+			b.Run(fmt.Sprintf("%s/mixed/crc=%v", way, crc), func(b *testing.B) {
+				b.SetBytes(size)
+				var stages writerStages
+				var open, closing, cclose time.Duration
+				opened := make(chan time.Duration, 1)
+				for b.Loop() {
+					start := time.Now()
+					c, backend := gpu, BackendGPU
+					switch way {
+					case "simd":
+						c, backend = nil, BackendSIMD
+					case "gpu-open":
+						cfg := DefaultConfig()
+						cfg.OpenInBackground = true
+						if c, err = NewGPUBatchCompressor(cfg); err != nil {
+							b.Fatal(err)
+						}
+						go func() { c.WaitGPU(); opened <- time.Since(start) }()
+					}
+					in, err := os.Open(path)
+					if err != nil {
+						b.Fatal(err)
+					}
+					zw, err := NewWriter(io.Discard, c, WriterBackend(backend), WriterContentChecksum(crc))
+					if err != nil {
+						b.Fatal(err)
+					}
+					if _, err := zw.ReadFrom(in); err != nil {
+						b.Fatal(err)
+					}
+					t := time.Now()
+					if err := zw.Close(); err != nil {
+						b.Fatal(err)
+					}
+					closing += time.Since(t)
+					in.Close()
+					addStages(&stages, &zw.stages)
+					if way == "gpu-open" {
+						t = time.Now()
+						c.Close()
+						cclose += time.Since(t)
+						open += <-opened
+					}
+				}
+				reportStages(b, &stages)
+				n := float64(b.N)
+				b.ReportMetric(float64(open.Milliseconds())/n, "open-ms")
+				b.ReportMetric(float64(closing.Milliseconds())/n, "close-ms")
+				b.ReportMetric(float64(cclose.Milliseconds())/n, "cclose-ms")
+			})
+		}
+	}
+}
+
+// addStages adds s's times to sum.
+func addStages(sum, s *writerStages) {
+	for _, p := range [][2]*atomic.Int64{
+		{&sum.fill, &s.fill}, {&sum.freeWait, &s.freeWait}, {&sum.hash, &s.hash}, {&sum.start, &s.start},
+		{&sum.gpuWait, &s.gpuWait}, {&sum.frame, &s.frame}, {&sum.write, &s.write},
+	} {
+		p[0].Add(p[1].Load())
+	}
 }
