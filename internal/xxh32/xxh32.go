@@ -1,7 +1,10 @@
 // Package xxh32 is xxHash32 with seed 0, the checksum of the LZ4 frame
 // format (its header checksum, block checksums and content checksum).
 //
-// The loop over 16-byte stripes keeps the four lanes in registers and loads
+// On amd64 with AVX2 the stripes' products by prime2 are computed four
+// lanes at a time (stripes_amd64.s): the lanes' chains then take one
+// multiply per word instead of two, about twice as fast. Elsewhere, the
+// loop over 16-byte stripes keeps the four lanes in registers and loads
 // through unsafe pointers, two stripes per iteration: the lanes' multiply
 // chains then run at the core's multiplier throughput (about 2 bytes a
 // cycle) where bounds-checked slicing ran at about half of it.
@@ -72,8 +75,8 @@ func round(acc, input uint32) uint32 {
 	return bits.RotateLeft32(acc+input*prime2, 13) * prime1
 }
 
-// stripes consumes len(p)/16 stripes of p.
-func stripes(v *[4]uint32, p []byte) {
+// stripesGo consumes len(p)/16 stripes of p.
+func stripesGo(v *[4]uint32, p []byte) {
 	v1, v2, v3, v4 := v[0], v[1], v[2], v[3]
 	base := unsafe.Pointer(unsafe.SliceData(p))
 	n := uintptr(len(p)) &^ 15
