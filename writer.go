@@ -107,9 +107,9 @@ type Writer struct {
 	opening bool
 	// The GPU's batches are made on a goroutine of their own (makeGPU),
 	// so that page-locking them, 20 to 30 ms each, holds up no filling.
-	making     chan struct{} // closed when it ends; nil when none runs
-	stopMaking chan struct{} // closed by end, to stop it
-	madePinned int           // the batches it made, read once it ended
+	making     chan struct{}  // closed when it ends; nil when none runs
+	stopMaking chan struct{}  // closed by end, to stop it
+	madePinned int            // the batches it made, read once it ended
 	kept       []*streamBatch // the batches between a frame's end and the next (Reset)
 
 	hashes  chan *streamBatch // to the hashing goroutine, in order
