@@ -334,7 +334,13 @@ func TestWriterGPUBatchesFail(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.Close()
-	_, werr := zw.Write(make([]byte, 3*PageSize))
+	zw.Write(make([]byte, PageSize)) // starts the maker, which fails, perhaps at once
+	for deadline := time.Now().Add(10 * time.Second); zw.failed() == nil; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the Writer did not fail in 10 s")
+		}
+	}
+	_, werr := zw.Write(make([]byte, (zw.mostPlain+1)*cpuBatchPages*PageSize))
 	if err := zw.Close(); !errors.Is(err, ErrClosed) || !errors.Is(werr, ErrClosed) {
 		t.Fatalf("Write: %v, Close: %v; want ErrClosed", werr, err)
 	}
