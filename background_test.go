@@ -158,6 +158,11 @@ func TestWriterWhileGPUOpens(t *testing.T) {
 	if err := c.WaitGPU(); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := zw.Write(data[half : half+1]); err != nil {
+		t.Fatal(err)
+	}
+	<-zw.making // the GPU's batches made, the GPU takes the rest
+	half++
 	if _, err := zw.ReadFrom(bytes.NewReader(data[half:])); err != nil {
 		t.Fatal(err)
 	}
@@ -275,8 +280,8 @@ func (r *failingReaderAt) Read([]byte) (int, error) {
 
 // Checks STREAM-6, STREAM-2 on a GPU: a Writer started while the GPU
 // opens in the background, reading a file in pieces at once, writes the
-// CPU path's frame, and the GPU takes the batches once it is open;
-// skipped without a GPU.
+// CPU path's frame, and the GPU takes the batches once it is open and its
+// batches are made; skipped without a GPU.
 func TestWriterGPUOpensInBackground(t *testing.T) {
 	gputest.Require(t)
 	c, err := NewGPUBatchCompressor(backgroundConfig())
@@ -305,7 +310,16 @@ func TestWriterGPUOpensInBackground(t *testing.T) {
 	if err := c.WaitGPU(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.Seek(PageSize+5, io.SeekStart); err != nil {
+	// CPU batches carry the stream until the GPU's are made: wait for
+	// them here, so that the GPU takes the rest.
+	if _, err := zw.Write(data[PageSize+5 : 2*PageSize]); err != nil {
+		t.Fatal(err)
+	}
+	if zw.making == nil {
+		t.Fatal("the GPU is open and the Writer makes no GPU batches")
+	}
+	<-zw.making
+	if _, err := f.Seek(2*PageSize, io.SeekStart); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := zw.ReadFrom(f); err != nil {
