@@ -158,12 +158,17 @@ func TestWriterWhileGPUOpens(t *testing.T) {
 	if err := c.WaitGPU(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := zw.Write(data[half : half+1]); err != nil {
+	// The CPU batch being filled, and one byte more: the next batch
+	// starts the making of the GPU's.
+	next := 4*cpuBatchPages*PageSize + 1
+	if _, err := zw.Write(data[half:next]); err != nil {
 		t.Fatal(err)
 	}
+	if zw.making == nil {
+		t.Fatal("the GPU is open and the Writer makes no GPU batches")
+	}
 	<-zw.making // the GPU's batches made, the GPU takes the rest
-	half++
-	if _, err := zw.ReadFrom(bytes.NewReader(data[half:])); err != nil {
+	if _, err := zw.ReadFrom(bytes.NewReader(data[next:])); err != nil {
 		t.Fatal(err)
 	}
 	plain := zw.plain
@@ -310,16 +315,18 @@ func TestWriterGPUOpensInBackground(t *testing.T) {
 	if err := c.WaitGPU(); err != nil {
 		t.Fatal(err)
 	}
-	// CPU batches carry the stream until the GPU's are made: wait for
-	// them here, so that the GPU takes the rest.
-	if _, err := zw.Write(data[PageSize+5 : 2*PageSize]); err != nil {
+	// CPU batches carry the stream until the GPU's are made: the CPU
+	// batch being filled, and one byte more, whose batch starts their
+	// making; wait for them here, so that the GPU takes the rest.
+	next := int64(cpuBatchPages*PageSize + 1)
+	if _, err := zw.Write(data[PageSize+5 : next]); err != nil {
 		t.Fatal(err)
 	}
 	if zw.making == nil {
 		t.Fatal("the GPU is open and the Writer makes no GPU batches")
 	}
 	<-zw.making
-	if _, err := f.Seek(2*PageSize, io.SeekStart); err != nil {
+	if _, err := f.Seek(next, io.SeekStart); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := zw.ReadFrom(f); err != nil {
