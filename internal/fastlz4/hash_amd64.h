@@ -50,15 +50,9 @@
 	CMPQ    DX, $1; \
 	ADCQ    R15, R15
 
-// HASHROUND enters the next sixteen positions of B (encodeLoopAsm), from
-// BX on, with the rest of B's state in the frame; it keeps AX, R9 to
-// R13, SI and DI.
-#define HASHROUND \
-	MOVQ R12, 0(SP); \
-	MOVQ R13, 8(SP); \
-	MOVQ table+8(FP), R13; \
-	MOVQ 32(SP), R12; \
-	MOVQ 40(SP), R15; \
+// ENTER8B enters the eight positions of B from BX on (ENTERB), its next
+// entry going to R12, and moves both on.
+#define ENTER8B \
 	ENTERB(0, 0(R12)); \
 	ENTERB(1, 4(R12)); \
 	ENTERB(2, 8(R12)); \
@@ -67,21 +61,32 @@
 	ENTERB(5, 20(R12)); \
 	ENTERB(6, 24(R12)); \
 	ENTERB(7, 28(R12)); \
-	ENTERB(8, 32(R12)); \
-	ENTERB(9, 36(R12)); \
-	ENTERB(10, 40(R12)); \
-	ENTERB(11, 44(R12)); \
-	ENTERB(12, 48(R12)); \
-	ENTERB(13, 52(R12)); \
-	ENTERB(14, 56(R12)); \
-	ENTERB(15, 60(R12)); \
-	ADDQ $16, BX; \
-	ADDQ $64, R12; \
+	ADDQ $8, BX; \
+	ADDQ $32, R12
+
+// BSTATE loads B's state from the frame for ENTER8B, saving R12 and R13;
+// BSAVE stores it back and restores them.
+#define BSTATE \
+	MOVQ R12, 0(SP); \
+	MOVQ R13, 8(SP); \
+	MOVQ table+8(FP), R13; \
+	MOVQ 32(SP), R12; \
+	MOVQ 40(SP), R15
+
+#define BSAVE \
 	MOVQ R12, 32(SP); \
 	MOVQ R15, 40(SP); \
-	DECQ 48(SP); \
 	MOVQ 0(SP), R12; \
 	MOVQ 8(SP), R13
+
+// HASHROUND enters the next eight positions of B (encodeLoopAsm), from
+// BX on, with the rest of B's state in the frame; it keeps AX, R9 to
+// R13, SI and DI.
+#define HASHROUND \
+	BSTATE; \
+	ENTER8B; \
+	DECQ 48(SP); \
+	BSAVE
 
 // SCAN enters position BX+k as ENTER does, for scanGroupsAsm, and jumps
 // to found with the entry in R9 where one of its candidates verifies.
