@@ -45,16 +45,16 @@ func TestClearTableAVX2(t *testing.T) {
 	}
 	var e Encoder
 	for i := range e.table {
-		e.table[i] = uint32(i) | 1
+		e.table[i] = uint16(i) | 1
 	}
-	e.cand[0] = 7
+	e.link[0] = 7
 	clearTableAVX2(&e.table)
 	for i, v := range e.table {
 		if v != 0 {
 			t.Fatalf("table[%d] = %d after the clear", i, v)
 		}
 	}
-	if e.cand[0] != 7 {
+	if e.link[0] != 7 {
 		t.Fatal("the clear wrote past the table")
 	}
 }
