@@ -174,13 +174,34 @@ slowext4:
 	LEAQ 4(R14), R9
 	LEAQ 4(R15), DX
 	MOVQ lim+40(FP), CX
-	JMP  extend8
+	JMP  extend16
 
 slowext20:
 	// The first 16 bytes past p+4 are equal: on from p+20.
 	LEAQ 20(R14), R9
 	LEAQ 20(R15), DX
 	MOVQ lim+40(FP), CX
+
+extend16:
+	// 16 bytes a step (a long match is some 40 bytes on average), then 8,
+	// then 1.
+	LEAQ     16(R9), R8
+	CMPQ     R8, 0(CX)       // matchLimit
+	JGT      extend8
+	MOVOU    (SI)(R9*1), X0
+	MOVOU    (SI)(DX*1), X1
+	PCMPEQB  X1, X0
+	PMOVMSKB X0, R8
+	XORL     $0xffff, R8
+	JNZ      extended16
+	ADDQ     $16, R9
+	ADDQ     $16, DX
+	JMP      extend16
+
+extended16:
+	TZCNTL R8, R8
+	ADDQ   R8, R9
+	JMP    slowdone
 
 extend8:
 	LEAQ 8(R9), R8
