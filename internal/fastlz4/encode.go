@@ -52,10 +52,12 @@ func CompressBlockBound(n int) int { return reference.CompressBlockBound(n) }
 // for many blocks costs no allocation. An Encoder is not safe for
 // concurrent use; the package-level functions draw Encoders from a pool.
 type Encoder struct {
-	table   hashTable
-	link    [PageSize]uint16 // the links of blocks of up to a page (see hashTable)
-	bigLink []uint16         // those of longer blocks, made on first use
-	raw     seenKeys         // EncodePage's proof that a page is raw (raw.go)
+	// tableLinks holds the table (see hashTable) and after it the links of
+	// blocks of up to a page; bigTableLinks the same for longer blocks,
+	// made on first use. encodeLoopAsm finds the table before the links.
+	tableLinks    [1<<hashLog + PageSize]uint16
+	bigTableLinks []uint16
+	raw           seenKeys // EncodePage's proof that a page is raw (raw.go)
 }
 
 // hashTable is the table of PARSE-1 in two parts: entry h holds the latest
@@ -76,15 +78,17 @@ type Encoder struct {
 // nearer is taken when both are as long (PARSE-4).
 type hashTable = [1 << hashLog]uint16
 
-// links returns the link array for a block of n bytes.
-func (e *Encoder) links(n int) []uint16 {
-	if n <= PageSize {
-		return e.link[:n]
+// tables returns the table and the links for a block of n bytes, the
+// table just before the links.
+func (e *Encoder) tables(n int) (*hashTable, []uint16) {
+	tl := e.tableLinks[:]
+	if n > PageSize {
+		if e.bigTableLinks == nil {
+			e.bigTableLinks = make([]uint16, 1<<hashLog+MaxBlockSize)
+		}
+		tl = e.bigTableLinks
 	}
-	if e.bigLink == nil {
-		e.bigLink = make([]uint16, MaxBlockSize)
-	}
-	return e.bigLink[:n]
+	return (*hashTable)(tl), tl[1<<hashLog : 1<<hashLog+n]
 }
 
 var encoders = sync.Pool{New: func() any { return new(Encoder) }}
@@ -164,8 +168,8 @@ func (e *Encoder) CompressBlock(dst, src []byte) (int, error) {
 	// litLimit: the final block holds at least those literals and a token.
 	litLimit := len(dst) - out + anchor
 	if n >= mfLimit {
-		clearTable(&e.table)
-		table, link := &e.table, e.links(n)
+		table, link := e.tables(n)
+		clearTable(table)
 		s := bytesPointer(src)
 		last := n - mfLimit            // last visited position (PARSE-2, PARSE-6)
 		matchLimit := n - lastLiterals // a match ends at or before it (PARSE-4)
@@ -203,7 +207,7 @@ func (e *Encoder) CompressBlock(dst, src []byte) (int, error) {
 				// The common steps, in assembly where there is one.
 				st := loopState{m, base, next, skipTo, cursor, out, anchor, litLimit, sparse,
 					bM, bBase, pending}
-				encodeLoop(&st, table, link, dst, src, &lim)
+				encodeLoop(&st, link, dst, src, &lim)
 				m, base, next, skipTo, cursor = st.m, st.base, st.next, st.skipTo, st.cursor
 				out, anchor, litLimit, sparse = st.out, st.anchor, st.litLimit, st.sparse
 				bM, bBase, pending = st.bM, st.bBase, st.pending

@@ -28,16 +28,16 @@
 	ADCQ    R15, R15
 
 // ENTERB is ENTER for encodeLoopAsm's rounds of B, with other registers:
-// u in DX, h in R8, c1 in R14, c2 in CX, the table at R13, link at R10,
-// src at SI, pos in BX, the verified set in R15 (first position highest,
-// as ENTER leaves it).
+// u in DX, h in R8, c1 in R14, c2 in CX, link at R10 and the table just
+// before it (4,096 bytes), src at SI, pos in BX, the verified set in R15
+// (first position highest, as ENTER leaves it).
 #define ENTERB(k, k2) \
 	MOVL    k(SI)(BX*1), DX; \
 	IMUL3L  $0x9e3779b1, DX, R8; \
 	SHRL    $21, R8; \
-	MOVWLZX (R13)(R8*2), R14; \
+	MOVWLZX -4096(R10)(R8*2), R14; \
 	LEAL    k(BX), CX; \
-	MOVW    CX, (R13)(R8*2); \
+	MOVW    CX, -4096(R10)(R8*2); \
 	MOVW    R14, k2(R10)(BX*2); \
 	MOVWLZX (R10)(R14*2), CX; \
 	MOVL    (SI)(CX*1), CX; \
@@ -60,25 +60,13 @@
 	ENTERB(7, 14); \
 	ADDQ $8, BX
 
-// BSTATE loads B's state from the frame for ENTER8B, saving R13; BSAVE
-// stores it back and restores R13.
-#define BSTATE \
-	MOVQ R13, 8(SP); \
-	MOVQ table+8(FP), R13; \
-	MOVQ 40(SP), R15
-
-#define BSAVE \
-	MOVQ R15, 40(SP); \
-	MOVQ 8(SP), R13
-
 // HASHROUND enters the next eight positions of B (encodeLoopAsm), from
-// BX on, with the rest of B's state in the frame; it keeps AX, R9 to
-// R13, SI and DI.
+// BX on, with its verified set in the frame; it keeps AX, R9 to R13, SI
+// and DI.
 #define HASHROUND \
-	BSTATE; \
+	MOVQ 40(SP), R15; \
 	ENTER8B; \
-	DECQ 48(SP); \
-	BSAVE
+	MOVQ R15, 40(SP)
 
 // SCAN enters position BX+k as ENTER does, with k2 = 2*k, the table at
 // DI, link at R11 and src at DX, for scanGroupsAsm, and jumps to found

@@ -9,7 +9,7 @@
 // (see CompressBlock). It leaves st in R8 and changes CX, DX and R15.
 #define SYNC \
 	MOVQ    st+0(FP), R8; \
-	MOVQ    lim+40(FP), R15; \
+	MOVQ    lim+32(FP), R15; \
 	LEAQ    -4(R12), CX; \
 	CMPQ    CX, 32(R15); \
 	CMOVQGT 32(R15), CX; \
@@ -25,7 +25,7 @@
 	MOVQ    R15, 32(R8); \
 	MOVQ    $0, 80(SP)
 
-// func encodeLoopAsm(st *loopState, table *[2048]uint16, link *uint16, dst, src *byte, lim *loopLimits)
+// func encodeLoopAsm(st *loopState, link *uint16, dst, src *byte, lim *loopLimits)
 //
 // CompressBlock's loop (encode.go) for as long as it needs nothing that
 // only the Go loop does: it hashes whole chunks of 64 positions (as
@@ -68,25 +68,27 @@
 //
 // The frame holds the rest of B's state: 40(SP) the verified set so far
 // (complete after eight rounds; its first position highest, see ENTER),
-// 48(SP) the rounds left, 56(SP) whether B exists, 64(SP) its base,
-// 72(SP) whether the loop is exiting; 80(SP) the offset of the last
-// match, or 0 if there was none since st.cursor and st.skipTo were last
-// brought up to date (SYNC); 8(SP) R13 while a round runs; and, while two
-// candidates are measured, 88(SP) c1, 96(SP) c2, 104(SP) and 112(SP) a
-// length or count.
-TEXT ·encodeLoopAsm(SB), NOSPLIT, $120-48
+// 48(SP) its end, base+64 (B has rounds left while BX is below it; 0 and
+// BX 0 at the start), 56(SP) whether B exists, 64(SP) its base, 72(SP)
+// whether the loop is exiting; 80(SP) the offset of the last match, or 0
+// if there was none since st.cursor and st.skipTo were last brought up to
+// date (SYNC); and, while two candidates are measured, 88(SP) c1, 96(SP)
+// c2, 104(SP) and 112(SP) a length or count. The table lies just before
+// link (4,096 bytes), as Encoder.tables gives them.
+TEXT ·encodeLoopAsm(SB), NOSPLIT, $120-40
 	MOVQ st+0(FP), R8
 	MOVQ 0(R8), AX
 	MOVQ 8(R8), R9           // base: m holds no position before the cursor
 	MOVQ 40(R8), R11
 	MOVQ 48(R8), R12
 	MOVQ 56(R8), R13
-	MOVQ link+16(FP), R10
-	MOVQ dst+24(FP), DI
-	MOVQ src+32(FP), SI
+	MOVQ link+8(FP), R10
+	MOVQ dst+16(FP), DI
+	MOVQ src+24(FP), SI
 	MOVBQZX 88(R8), CX       // pending: B exists, hashed
 	MOVQ CX, 56(SP)
 	MOVQ $0, 48(SP)
+	XORL BX, BX
 	MOVQ 72(R8), CX
 	REVERSE64(CX, DX, R15)   // 40(SP) holds the set as ENTERB builds it
 	MOVQ CX, 40(SP)
@@ -96,8 +98,8 @@ TEXT ·encodeLoopAsm(SB), NOSPLIT, $120-48
 	MOVQ $0, 80(SP)
 
 sequence:
-	CMPQ    48(SP), $0
-	JEQ     parse
+	CMPQ    BX, 48(SP)
+	JGE     parse
 	HASHROUND
 
 parse:
@@ -108,7 +110,7 @@ parse:
 	CMPQ    R14, R13
 	JGE     exitrel
 	MOVWLZX (R10)(R14*2), R15 // c1
-	MOVQ    lim+40(FP), DX
+	MOVQ    lim+32(FP), DX
 	LEAQ    20(R14), R8
 	CMPQ    R8, 0(DX)        // matchLimit
 	JGT     slowpick
@@ -139,7 +141,7 @@ extended:
 	MOVQ R14, DX
 	SUBQ R12, DX             // litLen
 	SUBQ R15, R14            // offset
-	MOVQ lim+40(FP), CX
+	MOVQ lim+32(FP), CX
 	CMPQ DX, $15
 	JGE  long
 	CMPQ R8, $15
@@ -173,14 +175,14 @@ slowext4:
 	// Fewer than 16 bytes before matchLimit: on from p+4.
 	LEAQ 4(R14), R9
 	LEAQ 4(R15), DX
-	MOVQ lim+40(FP), CX
+	MOVQ lim+32(FP), CX
 	JMP  extend16
 
 slowext20:
 	// The first 16 bytes past p+4 are equal: on from p+20.
 	LEAQ 20(R14), R9
 	LEAQ 20(R15), DX
-	MOVQ lim+40(FP), CX
+	MOVQ lim+32(FP), CX
 
 extend16:
 	// 16 bytes a step (a long match is some 40 bytes on average), then 8,
@@ -274,7 +276,7 @@ bothslow:
 	// matchLimit: the end of each match (as extend8 and extend1 find it),
 	// then the longer, c1 of two as long, on to slowdone.
 	MOVQ R15, 88(SP)         // c1
-	MOVQ lim+40(FP), CX
+	MOVQ lim+32(FP), CX
 	LEAQ 4(R14), R9
 	LEAQ 4(R15), DX
 
@@ -350,18 +352,16 @@ switch:
 	JEQ  refill
 
 finish:
-	// B's rounds left, in one loop (AX is free: A is done).
-	MOVQ  48(SP), AX
-	TESTQ AX, AX
-	JEQ   finished
-	BSTATE
+	// B's rounds left, in one loop.
+	CMPQ BX, 48(SP)
+	JGE  finished
+	MOVQ 40(SP), R15
 
 finishround:
 	ENTER8B
-	DECQ AX
-	JNZ  finishround
-	MOVQ $0, 48(SP)
-	BSAVE
+	CMPQ BX, 48(SP)
+	JLT  finishround
+	MOVQ R15, 40(SP)
 
 finished:
 	CMPQ 72(SP), $0
@@ -392,13 +392,14 @@ finished:
 	CMOVQLT 24(R8), CX
 	CMPQ    CX, R13
 	JGE     taken
-	MOVQ    lim+40(FP), DX
+	MOVQ    lim+32(FP), DX
 	CMPQ    CX, 40(DX)       // fullChunk
 	JGT     taken
 	MOVQ    CX, BX
 	MOVQ    CX, 64(SP)
 	MOVQ    $0, 40(SP)
-	MOVQ    $8, 48(SP)
+	ADDQ    $64, CX
+	MOVQ    CX, 48(SP)
 	MOVQ    $1, 56(SP)
 
 taken:
@@ -425,7 +426,7 @@ refill:
 	CMOVQLT 24(R8), CX
 	CMPQ    CX, R13
 	JGE     exit
-	MOVQ    lim+40(FP), DX
+	MOVQ    lim+32(FP), DX
 	CMPQ    CX, 40(DX)       // fullChunk
 	JGT     exit
 	CMPB    64(R8), $0       // sparse
@@ -433,7 +434,8 @@ refill:
 	MOVQ    CX, BX
 	MOVQ    CX, 64(SP)
 	MOVQ    $0, 40(SP)
-	MOVQ    $8, 48(SP)
+	ADDQ    $64, CX
+	MOVQ    CX, 48(SP)
 	MOVQ    $1, 56(SP)
 	JMP     finish
 
@@ -524,7 +526,7 @@ matchlenlast:
 	INCQ R11
 
 longdone:
-	MOVQ lim+40(FP), CX
+	MOVQ lim+32(FP), CX
 	JMP  matched
 
 exitrel:
@@ -550,7 +552,7 @@ exit:
 	MOVQ AX, 0(R8)
 	MOVQ R11, 40(R8)
 	MOVQ R12, 48(R8)
-	MOVQ lim+40(FP), CX
+	MOVQ lim+32(FP), CX
 	MOVQ 24(CX), R13
 	SUBQ R11, R13
 	ADDQ R12, R13

@@ -5,5 +5,5 @@ package fastlz4
 // haveLoopAsm is false: CompressBlock's Go loop takes every step.
 func haveLoopAsm() bool { return false }
 
-func encodeLoop(st *loopState, table *hashTable, link []uint16, dst, src []byte, lim *loopLimits) {
+func encodeLoop(st *loopState, link []uint16, dst, src []byte, lim *loopLimits) {
 }
