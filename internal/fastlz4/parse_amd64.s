@@ -73,8 +73,9 @@
 // whether the loop is exiting; 80(SP) the offset of the last match, or 0
 // if there was none since st.cursor and st.skipTo were last brought up to
 // date (SYNC); and, while two candidates are measured, 88(SP) c1, 96(SP)
-// c2, 104(SP) and 112(SP) a length or count. The table lies just before
-// link (4,096 bytes), as Encoder.tables gives them.
+// c2, 104(SP) and 112(SP) a length or count. 32(SP) holds matchLimit-20.
+// The table lies just before link (4,096 bytes), as Encoder.tables gives
+// them.
 TEXT ·encodeLoopAsm(SB), NOSPLIT, $120-40
 	MOVQ st+0(FP), R8
 	MOVQ 0(R8), AX
@@ -96,6 +97,10 @@ TEXT ·encodeLoopAsm(SB), NOSPLIT, $120-40
 	MOVQ CX, 64(SP)
 	MOVQ $0, 72(SP)
 	MOVQ $0, 80(SP)
+	MOVQ lim+32(FP), CX
+	MOVQ 0(CX), CX           // matchLimit
+	SUBQ $20, CX
+	MOVQ CX, 32(SP)
 
 sequence:
 	CMPQ    BX, 48(SP)
@@ -110,9 +115,7 @@ parse:
 	CMPQ    R14, R13
 	JGE     exitrel
 	MOVWLZX (R10)(R14*2), R15 // c1
-	MOVQ    lim+32(FP), DX
-	LEAQ    20(R14), R8
-	CMPQ    R8, 0(DX)        // matchLimit
+	CMPQ    R14, 32(SP)      // matchLimit-20
 	JGT     slowpick
 	// The set from p+4 on: no match ends before.
 	SHRQ    CL, AX
