@@ -49,8 +49,9 @@ var (
 func CompressBlockBound(n int) int { return reference.CompressBlockBound(n) }
 
 // Encoder holds the hash table of the canonical parse. Reusing one Encoder
-// for many blocks costs no allocation. An Encoder is not safe for
-// concurrent use; the package-level functions draw Encoders from a pool.
+// for many blocks costs no allocation (but one, the first time it meets a
+// block longer than a page). An Encoder is not safe for concurrent use;
+// the package-level functions draw Encoders from a pool.
 type Encoder struct {
 	// tableLinks holds the table (see hashTable) and after it the links of
 	// blocks of up to a page; bigTableLinks the same for longer blocks,
