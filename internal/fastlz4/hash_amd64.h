@@ -1,8 +1,8 @@
-// ENTER enters position pos+k (k from 0 to 7) of the chunk being hashed,
+// ENTER enters position BX+k (k from 0 to 7) of the chunk being hashed,
 // as hashGroupsAsm does for each of eight positions a round, with k2 =
-// 2*k: u = the word at pos+k goes to AX, h = hash(u) (PARSE-1) to R8, the
-// entry c1 = table[h] to R9; the table takes pos+k and link[pos+k] takes
-// c1 (PARSE-2, see hashTable in encode.go); c2 = link[c1] goes to R10.
+// 2*k: u = the word at BX+k goes to AX, h = hash(u) (PARSE-1) to R8, the
+// entry c1 = table[h] to R9; the table takes BX+k and link[BX+k] takes c1
+// (PARSE-2, see hashTable in encode.go); c2 = link[c1] goes to R10.
 // Then u XOR the word at c1 and u XOR the word at c2, one of them 0
 // exactly when a candidate verifies (PARSE-3), multiply to 0 exactly then
 // (32-bit factors, a 64-bit product), which CMPQ $1 turns into the carry

@@ -39,15 +39,16 @@
 //
 // Taking a chunk's sequences is a chain of dependent steps, hashing one
 // is many independent ones: so while it takes the sequences of a chunk
-// (A), the loop hashes the next (B), one round of eight positions before each sequence, and
-// the CPU overlaps the two; the rounds left when A is done run in one
-// loop. (Rounds of sixteen, some 256 micro-ops, fill the scheduler with
+// (A), the loop hashes the next (B), one round of eight positions before
+// each sequence, and the CPU overlaps the two; the rounds left when A is
+// done run in one loop. (Rounds of sixteen, over 200 micro-ops, issue
 // hashing ahead of the sequence's own steps, and rounds of four leave
-// most of B to that loop: both are 4 to 5% slower.) B starts at max(A's end, skipTo) as the next
-// chunk would; a later match that moves skipTo past B's start only means
-// that B entered positions that need not enter, which changes no
-// candidate of a position the parse takes (see CompressBlock). On exit a
-// B that was started is finished and handed to the Go loop as pending.
+// most of B to that loop: both are 4 to 6% slower.) B starts at max(A's
+// end, skipTo) as the next chunk would; a later match that moves skipTo
+// past B's start only means that B entered positions that need not enter,
+// which changes no candidate of a position the parse takes (see
+// CompressBlock). On exit a B that was started is finished and handed to
+// the Go loop as pending.
 //
 // The verified set of A, m, has position base+k at bit k, so TZCNT finds
 // the first; TZCNT runs as BSF on CPUs without BMI1, which gives the same
