@@ -37,7 +37,7 @@ differ:
 	MOVB $0, ret+8(FP)
 	RET
 
-// func clearTableAVX2(table *[4096]uint16)
+// func clearTableAVX2(table *[2048]uint16)
 TEXT ·clearTableAVX2(SB), NOSPLIT, $0-8
 	MOVQ  table+0(FP), DI
 	VPXOR Y0, Y0, Y0
@@ -53,7 +53,7 @@ clear:
 	VMOVDQU Y0, 192(DI)(CX*1)
 	VMOVDQU Y0, 224(DI)(CX*1)
 	ADDQ    $256, CX
-	CMPQ    CX, $8192
+	CMPQ    CX, $4096
 	JNE     clear
 	VZEROUPPER
 	RET

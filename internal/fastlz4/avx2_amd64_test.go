@@ -44,17 +44,18 @@ func TestClearTableAVX2(t *testing.T) {
 		t.Skip("no AVX2")
 	}
 	var e Encoder
-	for i := range e.table {
-		e.table[i] = uint32(i) | 1
+	table, link := e.tables(PageSize)
+	for i := range table {
+		table[i] = uint16(i) | 1
 	}
-	e.cand[0] = 7
-	clearTableAVX2(&e.table)
-	for i, v := range e.table {
+	link[0] = 7
+	clearTableAVX2(table)
+	for i, v := range table {
 		if v != 0 {
 			t.Fatalf("table[%d] = %d after the clear", i, v)
 		}
 	}
-	if e.cand[0] != 7 {
+	if link[0] != 7 {
 		t.Fatal("the clear wrote past the table")
 	}
 }

@@ -49,27 +49,48 @@ var (
 func CompressBlockBound(n int) int { return reference.CompressBlockBound(n) }
 
 // Encoder holds the hash table of the canonical parse. Reusing one Encoder
-// for many blocks costs no allocation. An Encoder is not safe for
-// concurrent use; the package-level functions draw Encoders from a pool.
+// for many blocks costs no allocation (but one, the first time it meets a
+// block longer than a page). An Encoder is not safe for concurrent use;
+// the package-level functions draw Encoders from a pool.
 type Encoder struct {
-	table hashTable
-	// cand[half+k] is the table entry that position base+k of the current
-	// chunk found, its two candidates; encodeLoopAsm hashes the next chunk
-	// into the other half while it takes the current one's sequences.
-	cand [128]uint32
-	raw  seenKeys // EncodePage's proof that a page is raw (raw.go)
+	// tableLinks holds the table (see hashTable) and after it the links of
+	// blocks of up to a page; bigTableLinks the same for longer blocks,
+	// made on first use. encodeLoopAsm finds the table before the links.
+	tableLinks    [1<<hashLog + PageSize]uint16
+	bigTableLinks []uint16
+	raw           seenKeys // EncodePage's proof that a page is raw (raw.go)
 }
 
-// hashTable is the table of PARSE-1: entry h holds the latest position
-// with hash h in its low 16 bits and the one before it in its high 16
-// bits, the candidates c1 and c2 of the next position with hash h. It is
-// cleared for each block, so that every entry holds positions of the
-// current block before the one looked up: the loads that verify a
-// candidate (PARSE-3) stay inside src. A cleared half reads as position 0,
-// which is harmless: a position whose candidate would wrongly be 0 has the
-// hash of position 0, which has therefore entered its entry, and of the
-// two candidates the nearer is taken when both are as long (PARSE-4).
-type hashTable = [1 << hashLog]uint32
+// hashTable is the table of PARSE-1 in two parts: entry h holds the latest
+// position with hash h, and link[q] the entry that position q found when
+// it entered, the latest position with its hash before it. PARSE-1's
+// 32-bit entry h, the candidates c1 and c2 of the next position with hash
+// h, is then c1 = table[h] and c2 = link[c1]: when c1 entered, the
+// position it found became the entry's second, and no position with hash
+// h entered since. Entering a position thus costs one load and two
+// 16-bit stores, where the 32-bit entry and a copy of it for the parse
+// cost two loads and three stores. The table is cleared for each block,
+// so that every entry holds positions of the current block before the one
+// looked up: the loads that verify a candidate (PARSE-3) stay inside src.
+// A cleared entry reads as position 0 (and so does link[0], which
+// position 0 writes first, from a cleared entry), which is harmless: a
+// position whose candidate would wrongly be 0 has the hash of position 0,
+// which has therefore entered its entry, and of the two candidates the
+// nearer is taken when both are as long (PARSE-4).
+type hashTable = [1 << hashLog]uint16
+
+// tables returns the table and the links for a block of n bytes, the
+// table just before the links.
+func (e *Encoder) tables(n int) (*hashTable, []uint16) {
+	tl := e.tableLinks[:]
+	if n > PageSize {
+		if e.bigTableLinks == nil {
+			e.bigTableLinks = make([]uint16, 1<<hashLog+MaxBlockSize)
+		}
+		tl = e.bigTableLinks
+	}
+	return (*hashTable)(tl), tl[1<<hashLog : 1<<hashLog+n]
+}
 
 var encoders = sync.Pool{New: func() any { return new(Encoder) }}
 
@@ -148,8 +169,8 @@ func (e *Encoder) CompressBlock(dst, src []byte) (int, error) {
 	// litLimit: the final block holds at least those literals and a token.
 	litLimit := len(dst) - out + anchor
 	if n >= mfLimit {
-		clearTable(&e.table)
-		table, cand := &e.table, &e.cand
+		table, link := e.tables(n)
+		clearTable(table)
 		s := bytesPointer(src)
 		last := n - mfLimit            // last visited position (PARSE-2, PARSE-6)
 		matchLimit := n - lastLiterals // a match ends at or before it (PARSE-4)
@@ -165,11 +186,11 @@ func (e *Encoder) CompressBlock(dst, src []byte) (int, error) {
 		var m uint64 // position base+k at bit k
 		sparse := false
 		// A chunk the assembly has hashed past the current one, not yet
-		// parsed: its base, verified set and candidates in the other half.
-		// The assembly takes it itself: it returns one only with the
-		// current chunk's step at hand, or when max(next, skipTo) has
-		// reached litLimit, so that the Go loop carries it back unused.
-		half, bBase, pending := 0, 0, false
+		// parsed: its base and verified set. The assembly takes it
+		// itself: it returns one only with the current chunk's step at
+		// hand, or when max(next, skipTo) has reached litLimit, so that
+		// the Go loop carries it back unused.
+		bBase, pending := 0, false
 		var bM uint64
 		lim := loopLimits{
 			matchLimit: matchLimit,
@@ -186,17 +207,15 @@ func (e *Encoder) CompressBlock(dst, src []byte) (int, error) {
 			if haveLoopAsm() {
 				// The common steps, in assembly where there is one.
 				st := loopState{m, base, next, skipTo, cursor, out, anchor, litLimit, sparse,
-					half, bM, bBase, pending}
-				encodeLoop(&st, table, cand, dst, src, &lim)
+					bM, bBase, pending}
+				encodeLoop(&st, link, dst, src, &lim)
 				m, base, next, skipTo, cursor = st.m, st.base, st.next, st.skipTo, st.cursor
 				out, anchor, litLimit, sparse = st.out, st.anchor, st.litLimit, st.sparse
-				half, bM, bBase, pending = st.half, st.bM, st.bBase, st.pending
+				bM, bBase, pending = st.bM, st.bBase, st.pending
 			}
 			var p int
-			var entry uint32
 			if m != 0 {
-				k := bits.TrailingZeros64(m)
-				p, entry = base+k, cand[(half+k)&127]
+				p = base + bits.TrailingZeros64(m)
 			} else {
 				// The next positions to enter. Those from next to skipTo-1
 				// lie inside the last match, where they need not enter
@@ -210,14 +229,14 @@ func (e *Encoder) CompressBlock(dst, src []byte) (int, error) {
 				}
 				if !sparse || base < cursor {
 					cnt := min(64, last+1-base)
-					m = hashChunk(table, (*[64]uint32)(cand[half:half+64]), s, base, cnt)
+					m = hashChunk(table, link, s, base, cnt)
 					next = base + cnt
 					sparse = m == 0
 					m &= ^uint64(0) << uint(max(cursor-base, 0))
 					continue
 				}
 				stop := min(last+1, litLimit)
-				if p, entry = scan(table, s, base, stop); p >= stop {
+				if p = scan(table, link, s, base, stop); p >= stop {
 					if p >= litLimit {
 						return 0, ErrShortBuffer
 					}
@@ -230,11 +249,11 @@ func (e *Encoder) CompressBlock(dst, src []byte) (int, error) {
 			}
 			// PARSE-3, PARSE-4: the longer match of the candidates that
 			// verify (at least one does), c1 of two as long.
-			u, c, end := load32(s, p), int(entry&0xffff), 0
+			u, c, end := load32(s, p), int(link[p]), 0
 			if load32(s, c) == u {
 				end = extend(s, p, c, matchLimit)
 			}
-			if c2 := int(entry >> 16); load32(s, c2) == u {
+			if c2 := int(link[c]); load32(s, c2) == u {
 				if end2 := extend(s, p, c2, matchLimit); end2 > end {
 					c, end = c2, end2
 				}
@@ -298,10 +317,9 @@ type loopState struct {
 	anchor   int
 	litLimit int
 	sparse   bool
-	half     int    // cand[half:half+64] holds the entries of the chunk's positions
 	bM       uint64 // pending: the verified set of the chunk at bBase
 	bBase    int
-	pending  bool // the chunk at bBase is hashed, into the other half
+	pending  bool // the chunk at bBase is hashed
 }
 
 // loopLimits are CompressBlock's bounds for encodeLoop; the assembly knows
@@ -316,35 +334,31 @@ type loopLimits struct {
 }
 
 // hashChunkGo enters positions base to base+cnt-1 (cnt <= 64) in the
-// table, writes the entry each one found, its candidates, to cand and
-// returns the set of those with a candidate that verifies: position base+k
-// at bit k.
-func hashChunkGo(table *hashTable, cand *uint32, s unsafe.Pointer, base, cnt int) uint64 {
+// table and returns the set of those with a candidate that verifies:
+// position base+k at bit k.
+func hashChunkGo(table *hashTable, link []uint16, s unsafe.Pointer, base, cnt int) uint64 {
 	var m uint64
-	cp := unsafe.Pointer(cand)
 	for p := base; p < base+cnt; p++ {
-		u, e := enter(table, s, p)
-		*(*uint32)(cp) = e
-		cp = unsafe.Add(cp, 4)
-		m |= b2u(verifies(s, u, e)) << uint(p-base)
+		u, c1 := enter(table, link, s, p)
+		m |= b2u(verifies(s, link, u, c1)) << uint(p-base)
 	}
 	return m
 }
 
 // enter enters position p in the table (PARSE-2) and returns its word and
-// the entry it found.
-func enter(table *hashTable, s unsafe.Pointer, p int) (uint32, uint32) {
+// its candidate c1.
+func enter(table *hashTable, link []uint16, s unsafe.Pointer, p int) (uint32, int) {
 	u := load32(s, p)
 	h := hash(u)
-	e := table[h]
-	table[h] = uint32(p) | e<<16
-	return u, e
+	c1 := table[h]
+	table[h], link[p] = uint16(p), c1
+	return u, int(c1)
 }
 
-// verifies says whether a candidate of entry e verifies for the word u
-// (PARSE-3).
-func verifies(s unsafe.Pointer, u, e uint32) bool {
-	return load32(s, int(e&0xffff)) == u || load32(s, int(e>>16)) == u
+// verifies says whether a candidate of a position with word u and
+// candidate c1 verifies (PARSE-3).
+func verifies(s unsafe.Pointer, link []uint16, u uint32, c1 int) bool {
+	return load32(s, c1) == u || load32(s, int(link[c1])) == u
 }
 
 // extend returns the end of the match at p with candidate c, whose first
@@ -376,20 +390,20 @@ func b2u(b bool) uint64 {
 
 // scan visits positions p, p+1, ... below stop, entering each in the table
 // (PARSE-2), and returns the first with a candidate that verifies
-// (PARSE-3), with the entry it found, or stop. The caller guarantees
-// stop+11 <= len(src), so that the 8-byte loads at p stay inside src, and
-// that every table entry holds positions of src before p.
-func scan(table *hashTable, s unsafe.Pointer, p, stop int) (int, uint32) {
-	q, e := scanGroups(table, s, p, stop) // assembly on amd64
-	if e >= 0 {
-		return q, uint32(e)
+// (PARSE-3), or stop. The caller guarantees stop+11 <= len(src), so that
+// the 8-byte loads at p stay inside src, and that every table entry holds
+// positions of src before p.
+func scan(table *hashTable, link []uint16, s unsafe.Pointer, p, stop int) int {
+	q, found := scanGroups(table, link, s, p, stop) // assembly on amd64
+	if found {
+		return q
 	}
 	for p = q; p < stop; p++ {
-		if u, e := enter(table, s, p); verifies(s, u, e) {
-			return p, e
+		if u, c1 := enter(table, link, s, p); verifies(s, link, u, c1) {
+			return p
 		}
 	}
-	return stop, 0
+	return stop
 }
 
 // bytesPointer returns the address of b's first byte, for load32 and

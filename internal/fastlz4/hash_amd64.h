@@ -1,104 +1,87 @@
-// ENTER enters position pos+k (k from 0 to 7) of the chunk being hashed,
-// as hashGroupsAsm does for each of eight positions a round: u = the word
-// at pos+k goes to AX, h = hash(u) (PARSE-1) to R8, the entry's halves
-// c1 and c2 to R9 and t1 (loaded apart: loads cost less than the ALU
-// steps that would split the entry) and to the entry's copy at cand (two
-// 16-bit stores), and the table takes pos+k | c1<<16 (PARSE-2). Then u XOR
-// the word at c1 and u XOR the word at c2, one of them 0 exactly when a
-// candidate verifies (PARSE-3), multiply to 0 exactly then (32-bit
-// factors, a 64-bit product), which CMPQ $1 turns into the carry flag,
-// which ADCQ shifts into R15 from the bottom: the first position ends
-// highest, and REVERSE64 turns the set the right way round once per chunk
-// (RCRQ, which would shift it in from the top, is two or three micro-ops
-// on Intel cores, ADCQ one). t2 is not used.
-#define ENTER(k, src, table, pos, t1, t2, cand) \
-	MOVL    k(src)(pos*1), AX; \
+// ENTER enters position BX+k (k from 0 to 7) of the chunk being hashed,
+// as hashGroupsAsm does for each of eight positions a round, with k2 =
+// 2*k: u = the word at BX+k goes to AX, h = hash(u) (PARSE-1) to R8, the
+// entry c1 = table[h] to R9; the table takes BX+k and link[BX+k] takes c1
+// (PARSE-2, see hashTable in encode.go); c2 = link[c1] goes to R10.
+// Then u XOR the word at c1 and u XOR the word at c2, one of them 0
+// exactly when a candidate verifies (PARSE-3), multiply to 0 exactly then
+// (32-bit factors, a 64-bit product), which CMPQ $1 turns into the carry
+// flag, which ADCQ shifts into R15 from the bottom: the first position
+// ends highest, and REVERSE64 turns the set the right way round once per
+// chunk (RCRQ, which would shift it in from the top, is two or three
+// micro-ops on Intel cores, ADCQ one). The table is at DI, link at SI,
+// src at DX.
+#define ENTER(k, k2) \
+	MOVL    k(DX)(BX*1), AX; \
 	IMUL3L  $0x9e3779b1, AX, R8; \
 	SHRL    $21, R8; \
-	MOVWLZX (table)(R8*4), R9; \
-	MOVWLZX 2(table)(R8*4), t1; \
-	MOVW    R9, cand; \
-	MOVW    t1, 2+cand; \
-	MOVL    (src)(t1*1), t1; \
-	XORL    AX, t1; \
-	XORL    (src)(R9*1), AX; \
-	IMULQ   t1, AX; \
-	SHLL    $16, R9; \
-	LEAQ    k(pos)(R9*1), R9; \
-	MOVL    R9, (table)(R8*4); \
+	MOVWLZX (DI)(R8*2), R9; \
+	LEAL    k(BX), R10; \
+	MOVW    R10, (DI)(R8*2); \
+	MOVW    R9, k2(SI)(BX*2); \
+	MOVWLZX (SI)(R9*2), R10; \
+	MOVL    (DX)(R10*1), R10; \
+	XORL    AX, R10; \
+	XORL    (DX)(R9*1), AX; \
+	IMULQ   R10, AX; \
 	CMPQ    AX, $1; \
 	ADCQ    R15, R15
 
 // ENTERB is ENTER for encodeLoopAsm's rounds of B, with other registers:
-// u in DX, h in R8, c1 in R14, c2 in CX, the table at R13, pos in BX, the
-// verified set in R15 (first position highest, as ENTER leaves it).
-#define ENTERB(k, cand) \
+// u in DX, h in R8, c1 in R14, c2 in CX, link at R10 and the table just
+// before it (4,096 bytes), src at SI, pos in BX, the verified set in R15
+// (first position highest, as ENTER leaves it).
+#define ENTERB(k, k2) \
 	MOVL    k(SI)(BX*1), DX; \
 	IMUL3L  $0x9e3779b1, DX, R8; \
 	SHRL    $21, R8; \
-	MOVWLZX (R13)(R8*4), R14; \
-	MOVWLZX 2(R13)(R8*4), CX; \
-	MOVW    R14, cand; \
-	MOVW    CX, 2+cand; \
+	MOVWLZX -4096(R10)(R8*2), R14; \
+	LEAL    k(BX), CX; \
+	MOVW    CX, -4096(R10)(R8*2); \
+	MOVW    R14, k2(R10)(BX*2); \
+	MOVWLZX (R10)(R14*2), CX; \
 	MOVL    (SI)(CX*1), CX; \
 	XORL    DX, CX; \
 	XORL    (SI)(R14*1), DX; \
 	IMULQ   CX, DX; \
-	SHLL    $16, R14; \
-	LEAQ    k(BX)(R14*1), R14; \
-	MOVL    R14, (R13)(R8*4); \
 	CMPQ    DX, $1; \
 	ADCQ    R15, R15
 
-// HASHROUND enters the next sixteen positions of B (encodeLoopAsm), from
-// BX on, with the rest of B's state in the frame; it keeps AX, R9 to
-// R13, SI and DI.
-#define HASHROUND \
-	MOVQ R12, 0(SP); \
-	MOVQ R13, 8(SP); \
-	MOVQ table+8(FP), R13; \
-	MOVQ 32(SP), R12; \
-	MOVQ 40(SP), R15; \
-	ENTERB(0, 0(R12)); \
-	ENTERB(1, 4(R12)); \
-	ENTERB(2, 8(R12)); \
-	ENTERB(3, 12(R12)); \
-	ENTERB(4, 16(R12)); \
-	ENTERB(5, 20(R12)); \
-	ENTERB(6, 24(R12)); \
-	ENTERB(7, 28(R12)); \
-	ENTERB(8, 32(R12)); \
-	ENTERB(9, 36(R12)); \
-	ENTERB(10, 40(R12)); \
-	ENTERB(11, 44(R12)); \
-	ENTERB(12, 48(R12)); \
-	ENTERB(13, 52(R12)); \
-	ENTERB(14, 56(R12)); \
-	ENTERB(15, 60(R12)); \
-	ADDQ $16, BX; \
-	ADDQ $64, R12; \
-	MOVQ R12, 32(SP); \
-	MOVQ R15, 40(SP); \
-	DECQ 48(SP); \
-	MOVQ 0(SP), R12; \
-	MOVQ 8(SP), R13
+// ENTER8B enters the eight positions of B from BX on (ENTERB) and moves
+// BX on.
+#define ENTER8B \
+	ENTERB(0, 0); \
+	ENTERB(1, 2); \
+	ENTERB(2, 4); \
+	ENTERB(3, 6); \
+	ENTERB(4, 8); \
+	ENTERB(5, 10); \
+	ENTERB(6, 12); \
+	ENTERB(7, 14); \
+	ADDQ $8, BX
 
-// SCAN enters position BX+k as ENTER does, for scanGroupsAsm, and jumps
-// to found with the entry in R9 where one of its candidates verifies.
-#define SCAN(k, found) \
+// HASHROUND enters the next eight positions of B (encodeLoopAsm), from
+// BX on, with its verified set in the frame; it keeps AX, R9 to R13, SI
+// and DI.
+#define HASHROUND \
+	MOVQ 40(SP), R15; \
+	ENTER8B; \
+	MOVQ R15, 40(SP)
+
+// SCAN enters position BX+k as ENTER does, with k2 = 2*k, the table at
+// DI, link at R11 and src at DX, for scanGroupsAsm, and jumps to found
+// where one of its candidates verifies.
+#define SCAN(k, k2, found) \
 	MOVL    k(DX)(BX*1), AX; \
 	IMUL3L  $0x9e3779b1, AX, R8; \
 	SHRL    $21, R8; \
-	MOVL    (DI)(R8*4), R9; \
-	MOVL    R9, R10; \
-	SHLL    $16, R10; \
-	LEAQ    k(BX)(R10*1), R10; \
-	MOVL    R10, (DI)(R8*4); \
-	MOVWLZX R9, R10; \
-	CMPL    AX, (DX)(R10*1); \
+	MOVWLZX (DI)(R8*2), R9; \
+	LEAL    k(BX), R10; \
+	MOVW    R10, (DI)(R8*2); \
+	MOVW    R9, k2(R11)(BX*2); \
+	CMPL    AX, (DX)(R9*1); \
 	JEQ     found; \
-	MOVL    R9, R10; \
-	SHRL    $16, R10; \
+	MOVWLZX (R11)(R9*2), R10; \
 	CMPL    AX, (DX)(R10*1); \
 	JEQ     found
 

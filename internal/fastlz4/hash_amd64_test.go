@@ -3,6 +3,7 @@
 package fastlz4
 
 import (
+	"slices"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -11,9 +12,8 @@ import (
 )
 
 // Checks PARSE-1, PARSE-2, PARSE-3: the assembly chunk hasher enters the
-// same positions in the table, finds the same candidates and verifies the
-// same ones as hashChunkGo, from any table state whose entries precede
-// the chunk.
+// same positions in the table and the links, and verifies the same ones,
+// as hashChunkGo, from any table state whose entries precede the chunk.
 func TestHashChunkAsmMatchesGo(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(mfLimit, 5000).Draw(t, "n")
@@ -22,21 +22,37 @@ func TestHashChunkAsmMatchesGo(t *testing.T) {
 		last := n - mfLimit
 		base := rapid.IntRange(0, last).Draw(t, "base")
 		cnt := rapid.IntRange(1, min(64, last+1-base)).Draw(t, "cnt")
-		var table hashTable
-		for i := range table {
-			if base > 0 && rapid.IntRange(0, 3).Draw(t, "fill") == 0 {
-				table[i] = uint32(rapid.IntRange(0, base-1).Draw(t, "c1")) | uint32(rapid.IntRange(0, base-1).Draw(t, "c2"))<<16
-			}
-		}
+		table, link := randomTable(t, n, base)
 		tableGo, tableAsm := table, table
-		var candGo, candAsm [64]uint32
+		linkGo, linkAsm := slices.Clone(link), slices.Clone(link)
 		s := bytesPointer(src)
-		want := hashChunkGo(&tableGo, &candGo[0], s, base, cnt)
-		got := hashChunk(&tableAsm, &candAsm, s, base, cnt)
-		if got != want || candAsm != candGo || tableAsm != tableGo {
-			t.Fatalf("base %d cnt %d: verified %#x, want %#x; candidates or table differ: %v", base, cnt, got, want, candAsm != candGo)
+		want := hashChunkGo(&tableGo, linkGo, s, base, cnt)
+		got := hashChunk(&tableAsm, linkAsm, s, base, cnt)
+		if got != want || !slices.Equal(linkAsm, linkGo) || tableAsm != tableGo {
+			t.Fatalf("base %d cnt %d: verified %#x, want %#x; links differ: %v, tables differ: %v",
+				base, cnt, got, want, !slices.Equal(linkAsm, linkGo), tableAsm != tableGo)
 		}
 	})
+}
+
+// randomTable returns a table and links for a block of n bytes in a state
+// the positions before p could have left: entries and links of positions
+// before p, each link before its position (0 where there is none).
+func randomTable(t *rapid.T, n, p int) (hashTable, []uint16) {
+	var table hashTable
+	link := make([]uint16, n)
+	if p == 0 {
+		return table, link
+	}
+	for i := range table {
+		if rapid.IntRange(0, 3).Draw(t, "fill") == 0 {
+			table[i] = uint16(rapid.IntRange(0, p-1).Draw(t, "c1"))
+		}
+	}
+	for q := 1; q < p; q++ {
+		link[q] = uint16(rapid.IntRange(0, q-1).Draw(t, "link"))
+	}
+	return table, link
 }
 
 // Checks PARSE-8, PAGE-5: with Go in place of the assembly (CompressBlock's
@@ -69,8 +85,8 @@ func TestEncodeHandingEverySequence(t *testing.T) {
 }
 
 // Checks PARSE-2, PARSE-3, PARSE-5: the assembly scan stops at the same
-// position with the same candidate as the Go scan, and leaves the same
-// table, from any table state whose entries precede the scan's start.
+// position as the Go scan, and leaves the same table and links, from any
+// table state whose entries precede the scan's start.
 func TestScanAsmMatchesGo(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(mfLimit, 5000).Draw(t, "n")
@@ -79,20 +95,17 @@ func TestScanAsmMatchesGo(t *testing.T) {
 		last := n - mfLimit
 		p := rapid.IntRange(1, last+1).Draw(t, "p")
 		stop := rapid.IntRange(p, last+1).Draw(t, "stop")
-		var table hashTable
-		for i := range table {
-			if rapid.IntRange(0, 3).Draw(t, "fill") == 0 {
-				table[i] = uint32(rapid.IntRange(0, p-1).Draw(t, "c1")) | uint32(rapid.IntRange(0, p-1).Draw(t, "c2"))<<16
-			}
-		}
+		table, link := randomTable(t, n, p)
 		tableGo, tableAsm := table, table
+		linkGo, linkAsm := slices.Clone(link), slices.Clone(link)
 		s := bytesPointer(src)
 		useAsm = false
-		wq, wc := scan(&tableGo, s, p, stop)
+		want := scan(&tableGo, linkGo, s, p, stop)
 		useAsm = true
-		gq, gc := scan(&tableAsm, s, p, stop)
-		if gq != wq || gc != wc || tableAsm != tableGo {
-			t.Fatalf("p %d stop %d: asm stops at %d (entry %#x), Go at %d (%#x); tables differ: %v", p, stop, gq, gc, wq, wc, tableAsm != tableGo)
+		got := scan(&tableAsm, linkAsm, s, p, stop)
+		if got != want || !slices.Equal(linkAsm, linkGo) || tableAsm != tableGo {
+			t.Fatalf("p %d stop %d: asm stops at %d, Go at %d; links differ: %v, tables differ: %v",
+				p, stop, got, want, !slices.Equal(linkAsm, linkGo), tableAsm != tableGo)
 		}
 	})
 }

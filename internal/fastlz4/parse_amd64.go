@@ -7,7 +7,7 @@ import "unsafe"
 // encodeLoopAsm is encodeLoop in assembly (parse_amd64.s).
 //
 //go:noescape
-func encodeLoopAsm(st *loopState, table *hashTable, cand *[128]uint32, dst, src *byte, lim *loopLimits)
+func encodeLoopAsm(st *loopState, link *uint16, dst, src *byte, lim *loopLimits)
 
 // useLoopAsm switches encodeLoop off, for tests: CompressBlock's Go loop
 // then takes every step.
@@ -18,6 +18,7 @@ func haveLoopAsm() bool { return useLoopAsm }
 
 // encodeLoop runs CompressBlock's loop from state st for as long as it
 // needs nothing that only the Go loop does (see parse_amd64.s).
-func encodeLoop(st *loopState, table *hashTable, cand *[128]uint32, dst, src []byte, lim *loopLimits) {
-	encodeLoopAsm(st, table, cand, unsafe.SliceData(dst), unsafe.SliceData(src), lim)
+// The table lies just before link, as Encoder.tables gives them.
+func encodeLoop(st *loopState, link []uint16, dst, src []byte, lim *loopLimits) {
+	encodeLoopAsm(st, unsafe.SliceData(link), unsafe.SliceData(dst), unsafe.SliceData(src), lim)
 }

@@ -9,7 +9,7 @@
 // (see CompressBlock). It leaves st in R8 and changes CX, DX and R15.
 #define SYNC \
 	MOVQ    st+0(FP), R8; \
-	MOVQ    lim+40(FP), R15; \
+	MOVQ    lim+32(FP), R15; \
 	LEAQ    -4(R12), CX; \
 	CMPQ    CX, 32(R15); \
 	CMOVQGT 32(R15), CX; \
@@ -25,7 +25,7 @@
 	MOVQ    R15, 32(R8); \
 	MOVQ    $0, 80(SP)
 
-// func encodeLoopAsm(st *loopState, table *[2048]uint32, cand *[128]uint32, dst, src *byte, lim *loopLimits)
+// func encodeLoopAsm(st *loopState, link *uint16, dst, src *byte, lim *loopLimits)
 //
 // CompressBlock's loop (encode.go) for as long as it needs nothing that
 // only the Go loop does: it hashes whole chunks of 64 positions (as
@@ -39,13 +39,16 @@
 //
 // Taking a chunk's sequences is a chain of dependent steps, hashing one
 // is many independent ones: so while it takes the sequences of a chunk
-// (A, entries in cand[half:]), the loop hashes the next (B, into the
-// other half), one round of sixteen positions before each sequence, and
-// the CPU overlaps the two. B starts at max(A's end, skipTo) as the next
-// chunk would; a later match that moves skipTo past B's start only means
-// that B entered positions that need not enter, which changes no
-// candidate of a position the parse takes (see CompressBlock). On exit a
-// B that was started is finished and handed to the Go loop as pending.
+// (A), the loop hashes the next (B), one round of eight positions before
+// each sequence, and the CPU overlaps the two; the rounds left when A is
+// done run in one loop. (Rounds of sixteen, over 200 micro-ops, issue
+// hashing ahead of the sequence's own steps, and rounds of four leave
+// most of B to that loop: both are 4 to 6% slower.) B starts at max(A's
+// end, skipTo) as the next chunk would; a later match that moves skipTo
+// past B's start only means that B entered positions that need not enter,
+// which changes no candidate of a position the parse takes (see
+// CompressBlock). On exit a B that was started is finished and handed to
+// the Go loop as pending.
 //
 // The verified set of A, m, has position base+k at bit k, so TZCNT finds
 // the first; TZCNT runs as BSF on CPUs without BMI1, which gives the same
@@ -53,51 +56,56 @@
 // loop runs; the loop itself holds it shifted down to the position rel,
 // the cursor or the chunk's base if that is later, so that taking a
 // sequence is a chain of few steps: the first set bit j gives p = rel+j
-// and its entry at cand[half+p-base], whose candidate with the longer
-// match is c, and once the match's length is known the set moves down
-// past its end, which becomes rel.
+// and its candidates c1 = link[p] and c2 = link[c1] (see hashTable in
+// encode.go), of which the one with the longer match is c, and once the
+// match's length is known the set moves down past its end, which becomes
+// rel.
 //
 // Registers in the parse: AX the set from rel, R9 rel (then end), R10
-// the address of cand[half+rel-base], R11 out, R12 anchor, R13 litLimit,
-// R14 p then the offset, R15 c, SI src, DI dst; CX, DX and R8 are
-// scratch. litLimit is always dstLen - out + anchor. A's base is
-// st.base; BX is B's next position to hash, from one round to the next.
+// link, R11 out, R12 anchor, R13 litLimit, R14 p then the offset, R15 c,
+// SI src, DI dst; CX, DX and R8 are scratch. litLimit is always dstLen -
+// out + anchor. A's base is st.base; BX is B's next position to hash,
+// from one round to the next.
 //
-// The frame holds the rest of B's state: 32(SP) where its next entry
-// goes, 40(SP) the verified set so far (complete after four rounds; its
-// first position highest, see ENTER),
-// 48(SP) the rounds left, 56(SP) whether B exists, 64(SP) its base,
-// 72(SP) whether the loop is exiting; 80(SP) the offset of the last
-// match, or 0 if there was none since st.cursor and st.skipTo were last
-// brought up to date (SYNC); 0 to 15(SP) the registers a round saves;
-// and, while two candidates are measured, 88(SP) c1, 96(SP) c2, 104(SP)
-// and 112(SP) a length or count.
-TEXT ·encodeLoopAsm(SB), NOSPLIT, $120-48
+// The frame holds the rest of B's state: 40(SP) the verified set so far
+// (complete after eight rounds; its first position highest, see ENTER),
+// 48(SP) its end, base+64 (B has rounds left while BX is below it; 0 and
+// BX 0 at the start), 56(SP) whether B exists, 64(SP) its base, 72(SP)
+// whether the loop is exiting; 80(SP) the offset of the last match, or 0
+// if there was none since st.cursor and st.skipTo were last brought up to
+// date (SYNC); and, while two candidates are measured, 88(SP) c1, 96(SP)
+// c2, 104(SP) and 112(SP) a length or count. 32(SP) holds matchLimit-20.
+// The table lies just before link (4,096 bytes), as Encoder.tables gives
+// them.
+TEXT ·encodeLoopAsm(SB), NOSPLIT, $120-40
 	MOVQ st+0(FP), R8
 	MOVQ 0(R8), AX
 	MOVQ 8(R8), R9           // base: m holds no position before the cursor
 	MOVQ 40(R8), R11
 	MOVQ 48(R8), R12
 	MOVQ 56(R8), R13
-	MOVQ 72(R8), CX          // half
-	MOVQ cand+16(FP), R10
-	LEAQ (R10)(CX*4), R10
-	MOVQ dst+24(FP), DI
-	MOVQ src+32(FP), SI
-	MOVBQZX 96(R8), CX       // pending: B exists, hashed
+	MOVQ link+8(FP), R10
+	MOVQ dst+16(FP), DI
+	MOVQ src+24(FP), SI
+	MOVBQZX 88(R8), CX       // pending: B exists, hashed
 	MOVQ CX, 56(SP)
 	MOVQ $0, 48(SP)
-	MOVQ 80(R8), CX
+	XORL BX, BX
+	MOVQ 72(R8), CX
 	REVERSE64(CX, DX, R15)   // 40(SP) holds the set as ENTERB builds it
 	MOVQ CX, 40(SP)
-	MOVQ 88(R8), CX
+	MOVQ 80(R8), CX
 	MOVQ CX, 64(SP)
 	MOVQ $0, 72(SP)
 	MOVQ $0, 80(SP)
+	MOVQ lim+32(FP), CX
+	MOVQ 0(CX), CX           // matchLimit
+	SUBQ $20, CX
+	MOVQ CX, 32(SP)
 
 sequence:
-	CMPQ    48(SP), $0
-	JEQ     parse
+	CMPQ    BX, 48(SP)
+	JGE     parse
 	HASHROUND
 
 parse:
@@ -107,24 +115,19 @@ parse:
 	LEAQ    (R9)(CX*1), R14  // p: the first verified position left
 	CMPQ    R14, R13
 	JGE     exitrel
-	MOVL    (R10)(CX*4), R15 // the entry: c1 | c2<<16
-	MOVQ    lim+40(FP), DX
-	LEAQ    20(R14), R8
-	CMPQ    R8, 0(DX)        // matchLimit
+	MOVWLZX (R10)(R14*2), R15 // c1
+	CMPQ    R14, 32(SP)      // matchLimit-20
 	JGT     slowpick
 	// The set from p+4 on: no match ends before.
 	SHRQ    CL, AX
 	SHRQ    $4, AX
-	LEAQ    16(R10)(CX*4), R10
 	// PARSE-3, PARSE-4: the common match ends within the 16 bytes past
 	// the 4 that verified; then its length less 4 is the number of equal
 	// bytes, the first differing bit of the two 8-byte differences over 8.
 	// Each candidate's count, -1 where it does not verify, and the larger
 	// (c1 on a tie) are found without a branch: which candidate wins is
 	// as hard to predict as a coin.
-	MOVL    R15, DX
-	SHRL    $16, DX          // c2
-	MOVWLZX R15, R15         // c1
+	MOVWLZX (R10)(R15*2), DX // c2
 	EQUAL16(R15)
 	MOVQ    R8, 112(SP)      // c1's count
 	EQUAL16(DX)
@@ -135,7 +138,6 @@ parse:
 	CMPQ    CX, $16
 	JEQ     long16
 	SHRQ    CL, AX
-	LEAQ    (R10)(CX*4), R10
 	LEAQ    4(R14)(CX*1), R9 // end
 	MOVQ    CX, R8
 
@@ -143,7 +145,7 @@ extended:
 	MOVQ R14, DX
 	SUBQ R12, DX             // litLen
 	SUBQ R15, R14            // offset
-	MOVQ lim+40(FP), CX
+	MOVQ lim+32(FP), CX
 	CMPQ DX, $15
 	JGE  long
 	CMPQ R8, $15
@@ -177,14 +179,35 @@ slowext4:
 	// Fewer than 16 bytes before matchLimit: on from p+4.
 	LEAQ 4(R14), R9
 	LEAQ 4(R15), DX
-	MOVQ lim+40(FP), CX
-	JMP  extend8
+	MOVQ lim+32(FP), CX
+	JMP  extend16
 
 slowext20:
 	// The first 16 bytes past p+4 are equal: on from p+20.
 	LEAQ 20(R14), R9
 	LEAQ 20(R15), DX
-	MOVQ lim+40(FP), CX
+	MOVQ lim+32(FP), CX
+
+extend16:
+	// 16 bytes a step (a long match is some 40 bytes on average), then 8,
+	// then 1.
+	LEAQ     16(R9), R8
+	CMPQ     R8, 0(CX)       // matchLimit
+	JGT      extend8
+	MOVOU    (SI)(R9*1), X0
+	MOVOU    (SI)(DX*1), X1
+	PCMPEQB  X1, X0
+	PMOVMSKB X0, R8
+	XORL     $0xffff, R8
+	JNZ      extended16
+	ADDQ     $16, R9
+	ADDQ     $16, DX
+	JMP      extend16
+
+extended16:
+	TZCNTL R8, R8
+	ADDQ   R8, R9
+	JMP    slowdone
 
 extend8:
 	LEAQ 8(R9), R8
@@ -217,19 +240,13 @@ slowdone:
 	LEAQ  -4(R9), R8
 	SUBQ  R14, R8            // matchLen
 	MOVQ  R9, CX
-	MOVQ  st+0(FP), R10
-	SUBQ  8(R10), CX         // base
+	MOVQ  st+0(FP), DX
+	SUBQ  8(DX), CX          // base
 	XORL  AX, AX
 	CMPQ  CX, $64
 	JGE   extended
-	MOVQ  st+0(FP), AX
-	MOVQ  0(AX), AX
+	MOVQ  0(DX), AX
 	SHRQ  CL, AX
-	MOVQ  st+0(FP), R10
-	MOVQ  72(R10), R10       // half
-	ADDQ  CX, R10
-	SHLQ  $2, R10
-	ADDQ  cand+16(FP), R10
 	JMP   extended
 
 long16:
@@ -243,9 +260,7 @@ long16:
 slowpick:
 	// Fewer than 16 bytes before matchLimit: the candidate that verifies,
 	// or both to their ends where both do.
-	MOVL    R15, DX
-	SHRL    $16, DX          // c2
-	MOVWLZX R15, R15         // c1
+	MOVWLZX (R10)(R15*2), DX // c2
 	MOVL    (SI)(R14*1), R8
 	CMPL    R8, (SI)(R15*1)
 	JNE     slowpick2
@@ -265,7 +280,7 @@ bothslow:
 	// matchLimit: the end of each match (as extend8 and extend1 find it),
 	// then the longer, c1 of two as long, on to slowdone.
 	MOVQ R15, 88(SP)         // c1
-	MOVQ lim+40(FP), CX
+	MOVQ lim+32(FP), CX
 	LEAQ 4(R14), R9
 	LEAQ 4(R15), DX
 
@@ -341,10 +356,16 @@ switch:
 	JEQ  refill
 
 finish:
-	CMPQ 48(SP), $0
-	JEQ  finished
-	HASHROUND
-	JMP  finish
+	// B's rounds left, in one loop.
+	CMPQ BX, 48(SP)
+	JGE  finished
+	MOVQ 40(SP), R15
+
+finishround:
+	ENTER8B
+	CMPQ BX, 48(SP)
+	JLT  finishround
+	MOVQ R15, 40(SP)
 
 finished:
 	CMPQ 72(SP), $0
@@ -361,7 +382,6 @@ finished:
 	MOVQ    40(SP), AX
 	REVERSE64(AX, CX, DX)
 	MOVQ    $0, 56(SP)
-	XORQ    $64, 72(R8)      // half
 	MOVQ    AX, 0(R8)        // m
 	MOVQ    R9, 8(R8)        // base
 	LEAQ    64(R9), CX
@@ -376,25 +396,18 @@ finished:
 	CMOVQLT 24(R8), CX
 	CMPQ    CX, R13
 	JGE     taken
-	MOVQ    lim+40(FP), DX
+	MOVQ    lim+32(FP), DX
 	CMPQ    CX, 40(DX)       // fullChunk
 	JGT     taken
 	MOVQ    CX, BX
 	MOVQ    CX, 64(SP)
-	MOVQ    72(R8), CX
-	XORQ    $64, CX          // B's half
-	MOVQ    cand+16(FP), DX
-	LEAQ    (DX)(CX*4), DX
-	MOVQ    DX, 32(SP)
 	MOVQ    $0, 40(SP)
-	MOVQ    $4, 48(SP)
+	ADDQ    $64, CX
+	MOVQ    CX, 48(SP)
 	MOVQ    $1, 56(SP)
 
 taken:
 	// m keeps the positions from cursor on: rel = max(cursor, base).
-	MOVQ    72(R8), CX
-	MOVQ    cand+16(FP), R10
-	LEAQ    (R10)(CX*4), R10
 	MOVQ    32(R8), CX
 	SUBQ    R9, CX
 	JLE     sequence
@@ -402,7 +415,6 @@ taken:
 	JGE     emptied
 	SHRQ    CL, AX
 	ADDQ    CX, R9
-	LEAQ    (R10)(CX*4), R10
 	JMP     sequence
 
 emptied:
@@ -418,20 +430,16 @@ refill:
 	CMOVQLT 24(R8), CX
 	CMPQ    CX, R13
 	JGE     exit
-	MOVQ    lim+40(FP), DX
+	MOVQ    lim+32(FP), DX
 	CMPQ    CX, 40(DX)       // fullChunk
 	JGT     exit
 	CMPB    64(R8), $0       // sparse
 	JNE     exit
 	MOVQ    CX, BX
 	MOVQ    CX, 64(SP)
-	MOVQ    72(R8), CX
-	XORQ    $64, CX          // B's half
-	MOVQ    cand+16(FP), DX
-	LEAQ    (DX)(CX*4), DX
-	MOVQ    DX, 32(SP)
 	MOVQ    $0, 40(SP)
-	MOVQ    $4, 48(SP)
+	ADDQ    $64, CX
+	MOVQ    CX, 48(SP)
 	MOVQ    $1, 56(SP)
 	JMP     finish
 
@@ -522,7 +530,7 @@ matchlenlast:
 	INCQ R11
 
 longdone:
-	MOVQ lim+40(FP), CX
+	MOVQ lim+32(FP), CX
 	JMP  matched
 
 exitrel:
@@ -548,12 +556,12 @@ exit:
 	MOVQ AX, 0(R8)
 	MOVQ R11, 40(R8)
 	MOVQ R12, 48(R8)
-	MOVQ lim+40(FP), CX
+	MOVQ lim+32(FP), CX
 	MOVQ 24(CX), R13
 	SUBQ R11, R13
 	ADDQ R12, R13
 	MOVQ R13, 56(R8)
-	MOVB $0, 96(R8)          // pending
+	MOVB $0, 88(R8)          // pending
 	CMPQ 56(SP), $0
 	JEQ  done
 	// B goes to the Go loop, hashed to its end.
@@ -562,12 +570,12 @@ exit:
 
 exitpending:
 	MOVQ st+0(FP), R8
-	MOVB $1, 96(R8)
+	MOVB $1, 88(R8)
 	MOVQ 40(SP), CX
 	REVERSE64(CX, AX, DX)
-	MOVQ CX, 80(R8)          // bM
+	MOVQ CX, 72(R8)          // bM
 	MOVQ 64(SP), CX
-	MOVQ CX, 88(R8)          // bBase
+	MOVQ CX, 80(R8)          // bBase
 
 done:
 	RET

@@ -5,5 +5,5 @@ package fastlz4
 // haveLoopAsm is false: CompressBlock's Go loop takes every step.
 func haveLoopAsm() bool { return false }
 
-func encodeLoop(st *loopState, table *hashTable, cand *[128]uint32, dst, src []byte, lim *loopLimits) {
+func encodeLoop(st *loopState, link []uint16, dst, src []byte, lim *loopLimits) {
 }

@@ -8,20 +8,24 @@ import "encoding/binary"
 // parse, is RawThreshold bytes or longer.
 //
 // Why that holds: call position x (0 <= x <= PageSize-2) a repeat when the
-// two bytes at x occur at an earlier position. A match of length L at
-// offset d copies its bytes from d back, so the L-1 positions from its
-// start to its second last byte are repeats, and matches do not overlap:
-// the M matches of a block cover at most R+M bytes, R the page's number of
-// repeats. The block holds the other bytes as literals, a token per
-// sequence (M+1) and a 2-byte offset per match, at least
-// PageSize-(R+M)+3M+1 >= PageSize+1-R bytes: RawThreshold or more where
-// R <= maxRepeats. Counting two bytes by a key of their low seenBits bits
-// can only count more repeats, never fewer: R is at most the number of
-// positions less the number of distinct keys.
+// two bytes at x occur at an earlier even position. A match of length L at
+// offset d copies its bytes from d back, so each of the L-1 positions x
+// from its start to its second last byte has the two bytes of x-d, and
+// those whose x-d is even, at least (L-1)/2 rounded down, are repeats;
+// matches do not overlap, and L-3 <= 2*((L-1)/2 rounded down) for every
+// L >= 4: the M matches of a block cover at most 2R+3M bytes, R the page's
+// number of repeats. The block holds the other bytes as literals, a token
+// per sequence (M+1) and a 2-byte offset per match, at least
+// PageSize-(2R+3M)+3M+1 = PageSize+1-2R bytes: RawThreshold or more where
+// R <= maxRepeats. Only even positions are marked, half the stores of
+// marking every position (which bounds the repeats by R <= 2*maxRepeats,
+// with 2R+M in place of 2R+3M), at the same margin on random pages: about
+// a quarter of maxRepeats is expected either way. Counting two bytes by a
+// key of their low seenBits bits can only count more repeats, never fewer.
 const (
 	seenBits   = 14 // 16 KiB of seen, in the L1 cache with the table
 	seenMask   = 1<<seenBits - 1
-	maxRepeats = PageSize + 1 - RawThreshold
+	maxRepeats = (PageSize + 1 - RawThreshold) / 2
 	// The proof runs only where the first 64 bytes have at most 2 zero
 	// bytes and at least 16 with the high bit set, and at most
 	// probeRepeats of the first probeLen positions are repeats, as on
@@ -36,7 +40,8 @@ const (
 )
 
 // seenKeys is the memory of the proof: seen[k] == gen where key k occurs
-// in the page being checked. A new gen per page makes the old marks stale
+// at an even position of the page being checked, before the position
+// looked at. A new gen per page makes the old marks stale
 // without clearing 16 KiB.
 type seenKeys struct {
 	seen [1 << seenBits]byte
@@ -59,36 +64,39 @@ func (s *seenKeys) certainlyRaw(page *[PageSize]byte) bool {
 	if zeros*ones>>56 > lookZeros || high*ones>>56 < lookHigh {
 		return false
 	}
-	distinct := s.distinctKeys(page)
-	return distinct >= 0 && PageSize-1-distinct <= maxRepeats
+	fresh := s.freshPositions(page)
+	return fresh >= 0 && PageSize-1-fresh <= maxRepeats
 }
 
-// distinctKeys is countKeys with the next generation of marks.
-func (s *seenKeys) distinctKeys(page *[PageSize]byte) int {
+// freshPositions is countFresh with the next generation of marks.
+func (s *seenKeys) freshPositions(page *[PageSize]byte) int {
 	if s.gen++; s.gen == 0 {
 		clear(s.seen[:])
 		s.gen = 1
 	}
-	return countKeys(&s.seen, page, s.gen)
+	return countFresh(&s.seen, page, s.gen)
 }
 
-// countKeysGo marks in seen, with gen, the keys of the two bytes at every
-// position of page and returns the number of distinct keys, or -1 where
-// more than probeRepeats of the first probeLen positions repeat an earlier
-// key, after marking those only. A mark is at most gen (certainlyRaw
-// clears them all when gen wraps around), so a key is new where its mark
-// is less than gen.
-func countKeysGo(seen *[1 << seenBits]byte, page *[PageSize]byte, gen byte) int {
-	distinct := 0
+// countFreshGo returns the number of positions of page that are not
+// repeats (their key unmarked), marking in seen, with gen, the key of the
+// two bytes at every even position after looking it up; or -1 where more
+// than probeRepeats of the first probeLen positions are repeats, after
+// marking those only. A mark is at most gen (certainlyRaw clears them all
+// when gen wraps around), so a key is unmarked where its mark is less than
+// gen.
+func countFreshGo(seen *[1 << seenBits]byte, page *[PageSize]byte, gen byte) int {
+	fresh := 0
 	for x := range PageSize - 1 {
 		k := binary.LittleEndian.Uint16(page[x:]) & seenMask
 		if seen[k] < gen {
-			distinct++
+			fresh++
+		}
+		if x%2 == 0 {
 			seen[k] = gen
 		}
-		if x == probeLen-1 && distinct < probeLen-probeRepeats {
+		if x == probeLen-1 && fresh < probeLen-probeRepeats {
 			return -1
 		}
 	}
-	return distinct
+	return fresh
 }

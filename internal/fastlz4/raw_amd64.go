@@ -2,14 +2,14 @@
 
 package fastlz4
 
-// countKeysAsm is countKeysGo in assembly (raw_amd64.s).
+// countFreshAsm is countFreshGo in assembly (raw_amd64.s).
 //
 //go:noescape
-func countKeysAsm(seen *[1 << seenBits]byte, page *[PageSize]byte, gen byte) int
+func countFreshAsm(seen *[1 << seenBits]byte, page *[PageSize]byte, gen byte) int
 
-func countKeys(seen *[1 << seenBits]byte, page *[PageSize]byte, gen byte) int {
+func countFresh(seen *[1 << seenBits]byte, page *[PageSize]byte, gen byte) int {
 	if !useAsm {
-		return countKeysGo(seen, page, gen)
+		return countFreshGo(seen, page, gen)
 	}
-	return countKeysAsm(seen, page, gen)
+	return countFreshAsm(seen, page, gen)
 }

@@ -8,11 +8,11 @@ import (
 	"pgregory.net/rapid"
 )
 
-// Checks PAGE-5: the assembly key count of the raw-page proof agrees with
+// Checks PAGE-5: the assembly count of the raw-page proof agrees with
 // the portable one, in its result and in the marks it leaves, whatever
 // marks earlier pages left (at most gen, as certainlyRaw keeps them) and
 // whatever the generation.
-func TestCountKeysAsmMatchesGo(t *testing.T) {
+func TestCountFreshAsmMatchesGo(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		var page [PageSize]byte
 		noise(page[:], rapid.Uint64().Draw(t, "seed"))
@@ -30,7 +30,7 @@ func TestCountKeysAsmMatchesGo(t *testing.T) {
 			a[i] = stale[(i*7+i>>6)%64]
 		}
 		b = a
-		got, want := countKeysAsm(&a, &page, gen), countKeysGo(&b, &page, gen)
+		got, want := countFreshAsm(&a, &page, gen), countFreshGo(&b, &page, gen)
 		if got != want {
 			t.Fatalf("assembly counts %d, Go %d", got, want)
 		}

@@ -2,6 +2,6 @@
 
 package fastlz4
 
-func countKeys(seen *[1 << seenBits]byte, page *[PageSize]byte, gen byte) int {
-	return countKeysGo(seen, page, gen)
+func countFresh(seen *[1 << seenBits]byte, page *[PageSize]byte, gen byte) int {
+	return countFreshGo(seen, page, gen)
 }
