@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"strings"
 	"time"
 
@@ -121,7 +122,7 @@ func ExampleDefaultConfig() {
 	cfg := lz4warp.DefaultConfig()
 	fmt.Printf("%+v\n", cfg)
 	// Output:
-	// {DeviceIndex:0 Devices:[] AllDevices:false Algorithm:lz4 BatchSize:1000 AsyncDMA:true RingBufferSlots:4 CPUWorkers:0}
+	// {DeviceIndex:0 Devices:[] AllDevices:false Algorithm:lz4 BatchSize:1000 AsyncDMA:true RingBufferSlots:4 CPUWorkers:0 OpenInBackground:false}
 }
 
 func ExampleConfig_Validate() {
@@ -421,4 +422,27 @@ func ExampleDeviceStats_ThroughputGBps() {
 	fmt.Printf("device %d: %.2f GB/s\n", d.Index, d.ThroughputGBps())
 	// Output:
 	// device 1: 40.96 GB/s
+}
+
+// A Compressor that opens the GPU in the background starts compressing at
+// once: on the CPU until the GPU is open, with the same bytes. WaitGPU
+// says whether it opened.
+func ExampleCompressor_WaitGPU() {
+	cfg := lz4warp.DefaultConfig()
+	cfg.OpenInBackground = true
+	c, err := lz4warp.NewCompressor(cfg)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer c.Close()
+	res, err := c.CompressBatch(make([]lz4warp.Page, 4))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(len(res.Pages), res.Pages[0].Kind)
+	err = c.WaitGPU() // nil with a GPU; why not, without
+	fmt.Println(err == nil || errors.Is(err, lz4warp.ErrGPUNotAvailable))
+	// Output:
+	// 4 same
+	// true
 }
