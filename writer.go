@@ -262,13 +262,16 @@ func (zw *Writer) failed() error {
 }
 
 // batch returns the batch being filled, taking a free one (or making one,
-// up to the limit) when there is none: a GPU batch where the GPU is open,
-// else a CPU batch.
+// up to the limit) when there is none: a GPU batch once the GPU is open
+// and its batches are made, else a CPU batch.
 func (zw *Writer) batch() (*streamBatch, error) {
 	if zw.cur != nil {
 		return zw.cur, nil
 	}
 	for {
+		if err := zw.failed(); err != nil {
+			return nil, err
+		}
 		gpu, err := zw.gpuBatches()
 		if err != nil {
 			zw.fail(err)
@@ -282,7 +285,7 @@ func (zw *Writer) batch() (*streamBatch, error) {
 			return nil, err
 		}
 		if gpu && b.buf == nil && !zw.stillMaking() {
-			zw.plain-- // a CPU batch of the GPU's opening, no longer needed
+			zw.plain-- // a CPU batch, no longer needed
 			continue
 		}
 		if err := zw.failed(); err != nil {
