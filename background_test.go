@@ -217,15 +217,7 @@ func TestWriterGPUFailsToOpen(t *testing.T) {
 // a read error in a piece is ReadFrom's.
 func TestWriterReadFromFile(t *testing.T) {
 	data := streamData(t, 5*cpuBatchPages*PageSize+777)
-	path := filepath.Join(t.TempDir(), "in")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f := tempFile(t, data)
 	const skip = 1000
 	if _, err := f.Seek(skip, io.SeekStart); err != nil {
 		t.Fatal(err)
@@ -258,6 +250,20 @@ func TestWriterReadFromFile(t *testing.T) {
 		t.Fatalf("ReadFrom of a reader failing at %d: %d, %v", bad.failAt, n, err)
 	}
 	zw.Close()
+}
+
+// tempFile is a file holding data, open for reading until the test ends.
+func tempFile(t *testing.T, data []byte) *os.File {
+	path := filepath.Join(t.TempDir(), "in")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
 }
 
 var errFailingRead = errors.New("read failed")
@@ -295,15 +301,7 @@ func TestWriterGPUOpensInBackground(t *testing.T) {
 	}
 	defer c.Close()
 	data := streamData(t, 3*gpuBatchPages*PageSize+1234)
-	path := filepath.Join(t.TempDir(), "in")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f := tempFile(t, data)
 	var out bytes.Buffer
 	zw, err := NewWriter(&out, c, WriterBackend(BackendGPU))
 	if err != nil {

@@ -115,12 +115,16 @@ var openGPUs = func(cfg Config) (*devicePool, error) {
 }
 
 // gpuOpening reports whether the GPU is still opening in the background.
-func (c *Compressor) gpuOpening() bool {
-	if c.opened == nil {
+func (c *Compressor) gpuOpening() bool { return running(c.opened) }
+
+// running reports whether the goroutine that closes done when it ends
+// runs: false for a nil done.
+func running(done chan struct{}) bool {
+	if done == nil {
 		return false
 	}
 	select {
-	case <-c.opened:
+	case <-done:
 		return false
 	default:
 		return true

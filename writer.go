@@ -373,17 +373,7 @@ func (zw *Writer) makeGPU(n int) {
 
 // stillMaking reports whether GPU batches are still being made: until
 // then, CPU batches are made and used.
-func (zw *Writer) stillMaking() bool {
-	if zw.making == nil {
-		return false
-	}
-	select {
-	case <-zw.making:
-		return false
-	default:
-		return true
-	}
-}
+func (zw *Writer) stillMaking() bool { return running(zw.making) }
 
 // newBatch makes a batch: a PageBuffer of gpuBatchPages for the GPU, or
 // cpuBatchPages of plain memory.
