@@ -545,6 +545,22 @@ func TestReadAheadLimits(t *testing.T) {
 	}
 }
 
+// Checks the Reader's memory for legacy frames (CLI-10): one block of the
+// largest size, 8 MiB, and the window, with the stored blocks read straight
+// into the block's own buffer, not also into the input buffer, which stays
+// far below a block's size.
+func TestLegacyBlocksReadStraight(t *testing.T) {
+	data := sample(20<<20, 71)
+	r := NewReader(bytes.NewReader(pierrecFrame(t, data, lz4.LegacyOption(true))))
+	n, err := io.Copy(io.Discard, r)
+	if err != nil || n != int64(len(data)) {
+		t.Fatalf("%d bytes, %v", n, err)
+	}
+	if cap(r.block) < 1<<20 || cap(r.in) >= 1<<20 {
+		t.Errorf("stored blocks of %d bytes, an input buffer of %d: want the blocks read straight into their buffer", cap(r.block), cap(r.in))
+	}
+}
+
 // Checks CLI-10's streaming: the Reader serves the data of the frames that
 // have arrived, and the error at their end, without waiting for more
 // input, so that a decompressor on a pipe keeps up with a writer that
