@@ -251,10 +251,52 @@ func TestDecodePageMatchesReferenceRapid(t *testing.T) {
 		var want, got [PageSize]byte
 		werr := reference.DecodePage(&want, kind, data)
 		gerr := DecodePage(&got, kind, data)
-		if (werr == nil) != (gerr == nil) || werr == nil && got != want {
+		if !sameErrorKind(gerr, werr) || werr == nil && got != want {
 			t.Fatalf("fastlz4: %v; reference: %v", gerr, werr)
 		}
 	})
+}
+
+// sameErrorKind reports whether fastlz4's error err is of the kind of the
+// reference's error ref: both nil, or both corrupt, short buffer or bad
+// kind.
+func sameErrorKind(err, ref error) bool {
+	switch {
+	case ref == nil:
+		return err == nil
+	case errors.Is(ref, reference.ErrCorrupt):
+		return errors.Is(err, ErrCorrupt)
+	case errors.Is(ref, reference.ErrShortBuffer):
+		return errors.Is(err, ErrShortBuffer)
+	case errors.Is(ref, reference.ErrBadKind):
+		return errors.Is(err, ErrBadKind)
+	}
+	return false
+}
+
+// Checks PAGE-6 and the errors gpuimpl's statuses map to: a block that
+// would write past the page is ErrShortBuffer, one that stops short of
+// it is ErrCorrupt naming the bytes it decoded to, and a malformed one is
+// DecompressBlock's ErrCorrupt itself, as the reference has each.
+func TestDecodePageErrors(t *testing.T) {
+	lit := literals(100)
+	for name, c := range map[string]struct {
+		block []byte
+		want  error
+		text  string
+	}{
+		"past the page":    {appendLast(appendSequence(nil, lit, 1, PageSize), nil), ErrShortBuffer, ErrShortBuffer.Error()},
+		"literals past it": {appendLast(nil, literals(PageSize+1)), ErrShortBuffer, ErrShortBuffer.Error()},
+		"short of it":      {appendLast(appendSequence(nil, lit, 1, PageSize-200), nil), ErrCorrupt, ShortPageError(PageSize - 100).Error()},
+		"offset 0":         {appendLast(appendSequence(nil, lit, 0, 4), nil), ErrCorrupt, ErrCorrupt.Error()},
+	} {
+		var want, got [PageSize]byte
+		werr := reference.DecodePage(&want, KindLZ4, c.block)
+		err := DecodePage(&got, KindLZ4, c.block)
+		if !errors.Is(err, c.want) || err.Error() != c.text || !sameErrorKind(err, werr) {
+			t.Errorf("%s: %v; want %q (reference: %v)", name, err, c.text, werr)
+		}
+	}
 }
 
 // Checks PAGE-4: pierrec/lz4's blocks decode with the fast decoder.

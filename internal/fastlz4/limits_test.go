@@ -6,6 +6,8 @@ import (
 	"errors"
 	"slices"
 	"testing"
+
+	"github.com/lz4warp/lz4warp/reference"
 )
 
 // Blocks take 0 to 65,535 bytes, as the reference's do: one byte more is
@@ -116,6 +118,36 @@ func TestDecompressBlockLengthRunsOffTheEnd(t *testing.T) {
 				dst := make([]byte, dstLen)
 				if n, err := decompressBlock(dst, block, fast); n != 0 || !errors.Is(err, ErrCorrupt) {
 					t.Fatalf("%s, dst %d, fast %v: %d, %v; want 0, ErrCorrupt", name, dstLen, fast, n, err)
+				}
+			}
+		}
+	}
+}
+
+// Checks PAGE-6's order of checks at a block that ends right after an
+// offset: with exactly 2 bytes left the offset is read, so a match that
+// does not fit dst is ErrShortBuffer and one that fits is ErrCorrupt (no
+// last sequence), with 0 bytes, as the reference has it; literals that do
+// not fit are ErrShortBuffer first. Short and long literal runs, before
+// short and 18-byte matches, into every destination size around them, on
+// both paths: blocks under 18 bytes go to sequenceLimit, longer ones to
+// the Go fast path.
+func TestDecompressBlockOffsetAtTheEnd(t *testing.T) {
+	for _, lit := range []int{1, 4, 14, 15, 16, 40} {
+		for _, matchLen := range []int{minMatch, 18} {
+			block := appendSequence(nil, literals(lit), 1, matchLen)
+			for dstLen := 0; dstLen <= lit+matchLen+40; dstLen++ {
+				want, refWant := ErrCorrupt, reference.ErrCorrupt
+				if dstLen < lit+matchLen {
+					want, refWant = ErrShortBuffer, reference.ErrShortBuffer
+				}
+				if _, err := reference.DecompressBlock(make([]byte, dstLen), block); !errors.Is(err, refWant) {
+					t.Fatalf("%d literals, match %d, dst %d: the reference gives %v, want %v", lit, matchLen, dstLen, err, refWant)
+				}
+				for _, fast := range []bool{true, false} {
+					if n, err := decompressBlock(make([]byte, dstLen), block, fast); n != 0 || !errors.Is(err, want) {
+						t.Fatalf("%d literals, match %d, dst %d, fast %v: %d, %v; want 0, %v", lit, matchLen, dstLen, fast, n, err, want)
+					}
 				}
 			}
 		}

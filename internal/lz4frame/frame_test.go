@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+	"time"
 
 	"github.com/lz4warp/lz4warp/internal/golden"
 
@@ -489,6 +490,142 @@ func TestReadAheadMemoryAcrossFrames(t *testing.T) {
 	if most > limit {
 		t.Errorf("blocks held %d bytes at most, over the limit of %d", most, limit)
 	}
+}
+
+// Checks STREAM-3's read-ahead limits with the rule's figures rather than
+// the constants under test: at most 4 groups on their way, each one chunk
+// of at most 1 MiB or two blocks of the frame's largest size (each with
+// its size word and block checksum), and up to 8 MiB of decoded bound,
+// which only a group's last block may pass. Zero pages in 64 KiB blocks
+// put thousands of blocks in a chunk, so that the decoded bound ends each
+// group; mixed data in 1 MiB blocks fills chunks to their limit; noise in
+// 4 MiB blocks with block checksums puts two blocks in each.
+func TestReadAheadLimits(t *testing.T) {
+	noise := make([]byte, 24<<20)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := range noise {
+		noise[i] = byte(rng.Uint32())
+	}
+	for _, c := range []struct {
+		name     string
+		stream   []byte
+		blockMax int
+	}{
+		{"zero pages in 64 KiB blocks", pierrecFrame(t, make([]byte, 64<<20), lz4.BlockSizeOption(lz4.Block64Kb)), 64 << 10},
+		{"mixed data in 1 MiB blocks", pierrecFrame(t, sample(16<<20, 5), lz4.BlockSizeOption(lz4.Block1Mb)), 1 << 20},
+		{"noise in 4 MiB blocks", pierrecFrame(t, noise, lz4.BlockSizeOption(lz4.Block4Mb), lz4.BlockChecksumOption(true)), 4 << 20},
+	} {
+		chunkMax := max(1<<20, 2*(4+c.blockMax+4))
+		r := NewReader(bytes.NewReader(c.stream))
+		p := make([]byte, 1<<20)
+		for {
+			_, err := r.Read(p)
+			if len(r.groups) > 4 {
+				t.Fatalf("%s: %d groups on their way", c.name, len(r.groups))
+			}
+			for _, g := range r.groups {
+				if len(g.chunk) > chunkMax {
+					t.Fatalf("%s: a chunk of %d bytes, over %d", c.name, len(g.chunk), chunkMax)
+				}
+				bound := 0
+				for i, b := range g.blocks {
+					if bound >= 8<<20 {
+						t.Fatalf("%s: %d of a group's %d blocks come after 8 MiB of decoded bound", c.name, len(g.blocks)-i, len(g.blocks))
+					}
+					bound += decodedRoom(b.end-b.start, b.raw, c.blockMax)
+				}
+			}
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+		}
+	}
+}
+
+// Checks the Reader's memory for legacy frames (CLI-10): one block of the
+// largest size, 8 MiB, and the window, with the stored blocks read straight
+// into the block's own buffer, not also into the input buffer, which stays
+// far below a block's size.
+func TestLegacyBlocksReadStraight(t *testing.T) {
+	data := sample(20<<20, 71)
+	r := NewReader(bytes.NewReader(pierrecFrame(t, data, lz4.LegacyOption(true))))
+	n, err := io.Copy(io.Discard, r)
+	if err != nil || n != int64(len(data)) {
+		t.Fatalf("%d bytes, %v", n, err)
+	}
+	if cap(r.block) < 1<<20 || cap(r.in) >= 1<<20 {
+		t.Errorf("stored blocks of %d bytes, an input buffer of %d: want the blocks read straight into their buffer", cap(r.block), cap(r.in))
+	}
+}
+
+// Checks CLI-10's streaming: the Reader serves the data of the frames that
+// have arrived, and the error at their end, without waiting for more
+// input, so that a decompressor on a pipe keeps up with a writer that
+// waits for its output. The source gives two whole frames, of 4 MiB and
+// of 64 KiB blocks, in reads as large as asked and one byte at a time
+// (each element then arrives exactly as it is asked for), and then blocks,
+// as a pipe held open does; a copy whose content checksum is wrong ends
+// in ErrChecksum.
+func TestReaderServesWhatArrived(t *testing.T) {
+	data := sample(1<<20, 61)
+	stream := append(pierrecFrame(t, data[:200000], lz4.BlockSizeOption(lz4.Block4Mb)), encode(t, data, WriterOptions{})...)
+	want := append(bytes.Clone(data[:200000]), data...)
+	bad := bytes.Clone(stream)
+	bad[len(bad)-1] ^= 1 // the content checksum
+	for _, c := range []struct {
+		name    string
+		stream  []byte
+		wantErr error
+	}{{"whole frames", stream, nil}, {"a wrong content checksum", bad, ErrChecksum}} {
+		for name, src := range map[string]io.Reader{
+			"whole reads":    bytes.NewReader(c.stream),
+			"one byte reads": iotest.OneByteReader(bytes.NewReader(c.stream)),
+		} {
+			open := &heldOpen{r: src, release: make(chan struct{})}
+			type result struct {
+				out []byte
+				err error
+			}
+			got := make(chan result, 1)
+			go func() {
+				if c.wantErr == nil { // then the Reader waits for the next frame
+					out := make([]byte, len(want))
+					_, err := io.ReadFull(NewReader(open), out)
+					got <- result{out, err}
+					return
+				}
+				out, err := io.ReadAll(NewReader(open))
+				got <- result{out, err}
+			}()
+			select {
+			case res := <-got:
+				if !bytes.Equal(res.out, want) || !errors.Is(res.err, c.wantErr) {
+					t.Errorf("%s, %s: %d bytes, %v; want %d bytes, %v", c.name, name, len(res.out), res.err, len(want), c.wantErr)
+				}
+			case <-time.After(20 * time.Second):
+				t.Errorf("%s, %s: no result after 20 s: the Reader waits for input past the frames it has", c.name, name)
+			}
+			close(open.release)
+		}
+	}
+}
+
+// heldOpen reads r and then, instead of ending, blocks until release is
+// closed.
+type heldOpen struct {
+	r       io.Reader
+	release chan struct{}
+}
+
+func (h *heldOpen) Read(p []byte) (int, error) {
+	n, err := h.r.Read(p)
+	if err == io.EOF {
+		<-h.release
+	}
+	return n, err
 }
 
 // Checks CLI-6: a content size of 0 is unknown, as the lz4 command reads it;

@@ -24,6 +24,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -566,6 +567,7 @@ func run(file, equivalents, only, skip, lines, tests, named string, list bool, e
 	if tests != "" {
 		sampled += fmt.Sprintf(" (only tests matching %q: a lower bound)", tests)
 	}
-	fmt.Printf("mutation score %s %.0f%%%s\n", file, score, sampled)
+	// Rounded down, so that 100% means no survivor.
+	fmt.Printf("mutation score %s %.0f%%%s\n", file, math.Floor(score), sampled)
 	return nil
 }

@@ -63,10 +63,27 @@ rest) # decode.go's other half (the mutants the every-other sample left out: dec
 	# at a240c55, against every package's tests (no -pkgs); stopped after 150 of 266 for time
 	run decode-rest -file internal/fastlz4/decode.go -mutants decode-rest-mutants.txt
 	;;
+rest2) # the 116 mutants of decode.go's other half that rest did not reach (decode-rest2-mutants.txt),
+	# at c691a6e, against every package's tests; stopped after 31 of 116 for time (a mutant that
+	# survives takes about 2 minutes of every package's tests here)
+	run decode-rest2 -file internal/fastlz4/decode.go -mutants decode-rest2-mutants.txt
+	;;
+rest3) # the 85 that rest2 did not reach (decode-rest3-mutants.txt), at 6e3910d, against the file's
+	# own package's tests only (-pkgs), for time: a lower bound, as in the sampled half
+	run decode-rest3 -file internal/fastlz4/decode.go -mutants decode-rest3-mutants.txt -pkgs $FAST
+	;;
+rest-final) # the survivors of rest, rest2 and rest3 that tests added since kill, at 4a49376
+	run decode-rest-final -file internal/fastlz4/decode.go -mutants decode-rest-final-mutants.txt -pkgs $FAST
+	;;
+reader) # internal/lz4frame/reader.go: every 8th mutant from the 5th (reader-p1-mutants.txt), at 4a49376,
+	# against the tests of every package built on it (no -pkgs)
+	run reader-p1 -file internal/lz4frame/reader.go -mutants reader-p1-mutants.txt
+	;;
 tally) # from this folder
 	M=../../$M
 	python3 tally.py internal/fastlz4/decode.go $M decode-p1.txt:decode-p1.list decode-tail.txt:decode-tail.list \
-		decode-final.txt:decode-final.list
+		decode-final.txt:decode-final.list decode-rest.txt:decode-rest.list decode-rest2.txt:decode-rest2.list \
+		decode-rest3.txt:decode-rest3.list decode-rest-final.txt:decode-rest-final.list
 	python3 tally.py internal/fastlz4/encode.go $M encode-p1.txt:encode-p1.list encode-p2first.txt:encode-p2first.list \
 		encode-p3.txt:encode-p3.list encode-p4.txt:encode-p4.list encode-p5.txt:encode-p5.list \
 		encode-final.txt:encode-final.list
@@ -74,5 +91,5 @@ tally) # from this folder
 	python3 tally.py gpuimpl/decodekernel.go $M decodekernel-p1.txt:decodekernel-p1.list \
 		decodekernel-p2.txt:decodekernel-p2.list decodekernel-final.txt:decodekernel-final.list
 	;;
-*) echo "usage: run.sh COMMIT|final|tally (see the cases)"; exit 2 ;;
+*) echo "usage: run.sh COMMIT|final|rest|rest2|rest3|rest-final|reader|tally (see the cases)"; exit 2 ;;
 esac

@@ -48,4 +48,5 @@ print(f"{file}: {len(verdicts)} mutants: killed {counts['killed']}, survived {co
       f"equivalent {counts['equivalent']}, not compiling {counts['invalid']}")
 for k in survivors:
     print("survivor", k)
-print(f"mutation score {file} {100 * counts['killed'] / max(counted, 1):.0f}%")
+# Rounded down, so that 100% means no survivor.
+print(f"mutation score {file} {100 * counts['killed'] // max(counted, 1)}%")
