@@ -17,3 +17,12 @@ Feature: Without a GPU
     Then the batch was compressed by simd
     And every page's kind and payload are those of reference.EncodePage
     And the batch decompresses to the original pages
+
+  @API-28
+  Scenario: A GPU opening in the background fails later, and the CPU carries on
+    Given a GPU batch compressor that opens its GPU in the background
+    And a mixed batch of 1000 pages
+    When the batch is compressed
+    Then the batch was compressed by simd
+    And every page's kind and payload are those of reference.EncodePage
+    And waiting for the GPU gives an error wrapping ErrGPUNotAvailable

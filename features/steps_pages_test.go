@@ -24,6 +24,8 @@ func (w *world) registerPageSteps(sc *godog.ScenarioContext) {
 	sc.Step(`^a GPU batch compressor is requested with the default configuration$`, w.requestGPUCompressor)
 	sc.Step(`^the request fails with an error wrapping ErrGPUNotAvailable$`, w.requestFailedNoGPU)
 	sc.Step(`^no CUDA device is listed as supported$`, noSupportedDevice)
+	sc.Step(`^a GPU batch compressor that opens its GPU in the background$`, w.backgroundCompressor)
+	sc.Step(`^waiting for the GPU gives an error wrapping ErrGPUNotAvailable$`, w.waitGPUFails)
 
 	sc.Step(`^a batch of (\d+) ([\w-]+) pages?$`, w.batchOf)
 	sc.Step(`^an empty batch$`, w.emptyBatch)
@@ -105,6 +107,25 @@ func (w *world) requestGPUCompressor() error {
 		w.closeLater(c)
 	}
 	w.gpuRequestErr = err
+	return nil
+}
+
+func (w *world) backgroundCompressor() error {
+	cfg := lz4warp.DefaultConfig()
+	cfg.OpenInBackground = true
+	c, err := lz4warp.NewGPUBatchCompressor(cfg)
+	if err != nil {
+		return fmt.Errorf("NewGPUBatchCompressor with OpenInBackground: %w, want it to return at once", err)
+	}
+	w.closeLater(c)
+	w.comp = c
+	return nil
+}
+
+func (w *world) waitGPUFails() error {
+	if err := w.comp.WaitGPU(); !errors.Is(err, lz4warp.ErrGPUNotAvailable) {
+		return fmt.Errorf("WaitGPU = %v, want an error wrapping ErrGPUNotAvailable", err)
+	}
 	return nil
 }
 
