@@ -348,6 +348,24 @@ func TestReadErrorSticks(t *testing.T) {
 	}
 }
 
+// Checks CLI-6: a source that fails partway through a frame of independent
+// blocks gives its own error, not a truncation, with the sequential reader
+// and the read-ahead alike, wherever it fails: in a block's size word, in a
+// block, in its checksum.
+func TestSourceErrorInBlocks(t *testing.T) {
+	boom := errors.New("the source failed")
+	frame := encode(t, sample(1<<20, 73), WriterOptions{BlockChecksum: true})
+	for _, cut := range []int{20, 100, 70000, len(frame) / 2, len(frame) - 10} {
+		for _, workers := range []int{1, 4} {
+			r := NewReader(io.MultiReader(bytes.NewReader(frame[:cut]), iotest.ErrReader(boom)))
+			r.SetConcurrency(workers)
+			if _, err := io.Copy(io.Discard, r); !errors.Is(err, boom) {
+				t.Errorf("cut at %d, workers %d: %v; want the source's error", cut, workers, err)
+			}
+		}
+	}
+}
+
 // legacyFrame is a legacy frame of one block.
 func legacyFrame(block []byte) []byte {
 	f := binary.LittleEndian.AppendUint32(nil, LegacyMagic)

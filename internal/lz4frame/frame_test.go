@@ -498,7 +498,8 @@ func TestReadAheadMemoryAcrossFrames(t *testing.T) {
 // its size word and block checksum), and up to 8 MiB of decoded bound,
 // which only a group's last block may pass. Zero pages in 64 KiB blocks
 // put thousands of blocks in a chunk, so that the decoded bound ends each
-// group; mixed data in 1 MiB blocks fills chunks to their limit; noise in
+// group; mixed data in 1 MiB blocks fills chunks to their limit, and 1 MiB
+// blocks of uneven stored sizes meet a block that would pass it; noise in
 // 4 MiB blocks with block checksums puts two blocks in each.
 func TestReadAheadLimits(t *testing.T) {
 	noise := make([]byte, 24<<20)
@@ -506,6 +507,12 @@ func TestReadAheadLimits(t *testing.T) {
 	for i := range noise {
 		noise[i] = byte(rng.Uint32())
 	}
+	// Blocks that store about 600 KB, 500 KB and 1 MiB: the chunk's buffer
+	// grows to the first, doubles to 1.2 MB, and the third block's size
+	// word lies inside it while the block would end past the 2 MiB limit.
+	straddling := bytes.Clone(noise[:4<<20])
+	clear(straddling[600000 : 1<<20])
+	clear(straddling[1<<20+500000 : 2<<20])
 	for _, c := range []struct {
 		name     string
 		stream   []byte
@@ -514,6 +521,7 @@ func TestReadAheadLimits(t *testing.T) {
 		{"zero pages in 64 KiB blocks", pierrecFrame(t, make([]byte, 64<<20), lz4.BlockSizeOption(lz4.Block64Kb)), 64 << 10},
 		{"mixed data in 1 MiB blocks", pierrecFrame(t, sample(16<<20, 5), lz4.BlockSizeOption(lz4.Block1Mb)), 1 << 20},
 		{"noise in 4 MiB blocks", pierrecFrame(t, noise, lz4.BlockSizeOption(lz4.Block4Mb), lz4.BlockChecksumOption(true)), 4 << 20},
+		{"1 MiB blocks of 600 KB, 500 KB, 1 MiB", pierrecFrame(t, straddling, lz4.BlockSizeOption(lz4.Block1Mb)), 1 << 20},
 	} {
 		chunkMax := max(1<<20, 2*(4+c.blockMax+4))
 		r := NewReader(bytes.NewReader(c.stream))

@@ -79,6 +79,14 @@ reader) # internal/lz4frame/reader.go: every 8th mutant from the 5th (reader-p1-
 	# against the tests of every package built on it (no -pkgs)
 	run reader-p1 -file internal/lz4frame/reader.go -mutants reader-p1-mutants.txt
 	;;
+reader-final) # reader.go's survivors that tests added since kill, and split's, at 3038e78
+	run reader-final -file internal/lz4frame/reader.go -mutants reader-final-mutants.txt \
+		-pkgs github.com/lz4warp/lz4warp/internal/lz4frame
+	;;
+reader-final2) # readGroup's survivor, at e6dc22a (TestReadAheadLimits' straddling blocks)
+	run reader-final2 -file internal/lz4frame/reader.go -mutants reader-final2-mutants.txt \
+		-pkgs github.com/lz4warp/lz4warp/internal/lz4frame
+	;;
 tally) # from this folder
 	M=../../$M
 	python3 tally.py internal/fastlz4/decode.go $M decode-p1.txt:decode-p1.list decode-tail.txt:decode-tail.list \
@@ -87,9 +95,11 @@ tally) # from this folder
 	python3 tally.py internal/fastlz4/encode.go $M encode-p1.txt:encode-p1.list encode-p2first.txt:encode-p2first.list \
 		encode-p3.txt:encode-p3.list encode-p4.txt:encode-p4.list encode-p5.txt:encode-p5.list \
 		encode-final.txt:encode-final.list
+	python3 tally.py internal/lz4frame/reader.go $M reader-p1.txt:reader-p1.list reader-final.txt:reader-final.list \
+		reader-final2.txt:reader-final2.list
 	python3 tally.py gpuimpl/kernel.go $M kernel-p1.txt:kernel-p1.list kernel-p2.txt:kernel-p2.list kernel-p3.txt:kernel-p3.list
 	python3 tally.py gpuimpl/decodekernel.go $M decodekernel-p1.txt:decodekernel-p1.list \
 		decodekernel-p2.txt:decodekernel-p2.list decodekernel-final.txt:decodekernel-final.list
 	;;
-*) echo "usage: run.sh COMMIT|final|rest|rest2|rest3|rest-final|reader|tally (see the cases)"; exit 2 ;;
+*) echo "usage: run.sh COMMIT|final|rest|rest2|rest3|rest-final|reader|reader-final|reader-final2|tally (see the cases)"; exit 2 ;;
 esac
