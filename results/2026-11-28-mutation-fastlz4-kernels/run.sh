@@ -25,6 +25,9 @@ a4bd6a3) # encode.go after the encoder's second round (2026-11-28-fastenc-cpu2):
 	# the package's own tests, on the quiet machine
 	run encode-v2 -file internal/fastlz4/encode.go -every 4 -pkgs $FAST
 	;;
+encode-v2-final) # encode-v2's 13 survivors again, once judged equivalent (equivalent.txt)
+	run encode-v2-final -file internal/fastlz4/encode.go -mutants results/2026-11-28-mutation-fastlz4-kernels/encode-v2-final-mutants.txt -pkgs $FAST
+	;;
 2280fb2) # the samples: every other mutant of the fast codec's files, every 20th of the page kernel's
 	run decode-p1 -file internal/fastlz4/decode.go -every 2 -pkgs $FAST     # cut at 200 of 266
 	run encode-p1 -file internal/fastlz4/encode.go -every 2 -pkgs $FAST     # cut at 62 of 231
