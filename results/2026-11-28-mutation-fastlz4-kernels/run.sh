@@ -25,6 +25,10 @@ a4bd6a3) # encode.go after the encoder's second round (2026-11-28-fastenc-cpu2):
 	# the package's own tests, on the quiet machine
 	run encode-v2 -file internal/fastlz4/encode.go -every 4 -pkgs $FAST
 	;;
+reader-v2) # reader.go, every 7th mutant (a stride other than the earlier every 8th), the package's
+	# own tests, at 4463dea on the quiet machine
+	run reader-v2 -file internal/lz4frame/reader.go -every 7 -pkgs github.com/lz4warp/lz4warp/internal/lz4frame
+	;;
 encode-v2-final) # encode-v2's 13 survivors again, once judged equivalent (equivalent.txt)
 	run encode-v2-final -file internal/fastlz4/encode.go -mutants results/2026-11-28-mutation-fastlz4-kernels/encode-v2-final-mutants.txt -pkgs $FAST
 	;;
