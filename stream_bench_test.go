@@ -81,16 +81,24 @@ func BenchmarkWriter(b *testing.B) {
 	}
 }
 
+// stage is one of writerStages' times, with its metric's name.
+type stage struct {
+	name string
+	ns   *atomic.Int64
+}
+
+// stages lists s's times in the order the benchmarks report them.
+func (s *writerStages) stages() []stage {
+	return []stage{
+		{"fill", &s.fill}, {"freewait", &s.freeWait}, {"hash", &s.hash}, {"start", &s.start},
+		{"gpuwait", &s.gpuWait}, {"frame", &s.frame}, {"write", &s.write},
+	}
+}
+
 // reportStages reports a Writer's stages as percentages of the wall time.
 func reportStages(b *testing.B, s *writerStages) {
 	wall := float64(b.Elapsed())
-	for _, st := range []struct {
-		name string
-		ns   *atomic.Int64
-	}{
-		{"fill", &s.fill}, {"freewait", &s.freeWait}, {"hash", &s.hash}, {"start", &s.start},
-		{"gpuwait", &s.gpuWait}, {"frame", &s.frame}, {"write", &s.write},
-	} {
+	for _, st := range s.stages() {
 		b.ReportMetric(100*float64(st.ns.Load())/wall, st.name+"-%")
 	}
 }
@@ -261,10 +269,8 @@ func BenchmarkWriterFile(b *testing.B) {
 
 // addStages adds s's times to sum.
 func addStages(sum, s *writerStages) {
-	for _, p := range [][2]*atomic.Int64{
-		{&sum.fill, &s.fill}, {&sum.freeWait, &s.freeWait}, {&sum.hash, &s.hash}, {&sum.start, &s.start},
-		{&sum.gpuWait, &s.gpuWait}, {&sum.frame, &s.frame}, {&sum.write, &s.write},
-	} {
-		p[0].Add(p[1].Load())
+	from := s.stages()
+	for i, st := range sum.stages() {
+		st.ns.Add(from[i].ns.Load())
 	}
 }

@@ -203,9 +203,7 @@ func NewWriter(w io.Writer, c *Compressor, opts ...WriterOption) (*Writer, error
 			}
 		}
 		zw.mostPinned = c.cfg.RingBufferSlots*devices + 2
-		// CPU batches while the GPU opens and its batches are made.
-		zw.workers = runtime.GOMAXPROCS(0)
-		zw.mostPlain = 2*zw.workers + 2
+		fallthrough // and CPU batches while the GPU opens and its batches are made
 	case BackendSIMD:
 		zw.workers = runtime.GOMAXPROCS(0)
 		zw.mostPlain = 2*zw.workers + 2
