@@ -447,14 +447,15 @@ func main() {
 	every := flag.Int("every", 1, "a sample: only every n-th mutant")
 	tests := flag.String("run", "", "go test's -run: only these tests of every package (the score is then a lower bound)")
 	named := flag.String("mutants", "", "a file of mutants to run, one a line as the report's survivor lines name them (e.g. an earlier run's survivors)")
+	jobs := flag.Int("jobs", 1, "mutants tested at once, each with its own overlay (go's build cache is shared)")
 	flag.Parse()
-	if err := run(*file, *equivalents, *only, *skip, *lines, *tests, *named, *list, *every); err != nil {
+	if err := run(*file, *equivalents, *only, *skip, *lines, *tests, *named, *list, *every, max(*jobs, 1)); err != nil {
 		fmt.Fprintln(os.Stderr, "mutate:", err)
 		os.Exit(1)
 	}
 }
 
-func run(file, equivalents, only, skip, lines, tests, named string, list bool, every int) error {
+func run(file, equivalents, only, skip, lines, tests, named string, list bool, every, jobs int) error {
 	root, err := os.Getwd()
 	if err != nil {
 		return err
@@ -500,7 +501,8 @@ func run(file, equivalents, only, skip, lines, tests, named string, list bool, e
 	if err != nil {
 		return err
 	}
-	ctx := context.Background()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	var onlyPkgs []string
 	if only != "" {
 		onlyPkgs = strings.Split(only, ",")
@@ -514,15 +516,45 @@ func run(file, equivalents, only, skip, lines, tests, named string, list bool, e
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	r := &runner{root: root, pkgs: pkgs, limits: limits, slow: slow, tests: tests, tmp: tmp}
 	counts := map[string]int{}
 	var survivors []string
 	start := time.Now()
-	for i, m := range ms {
-		res, why, err := r.run(ctx, file, apply(src, m))
-		if err != nil {
+	// Mutants are tested jobs at a time and reported in their order.
+	type verdict struct {
+		res, why string
+		err      error
+	}
+	verdicts := make([]chan verdict, len(ms))
+	for i := range verdicts {
+		verdicts[i] = make(chan verdict, 1)
+	}
+	next := make(chan int)
+	go func() {
+		for i := range ms {
+			next <- i
+		}
+		close(next)
+	}()
+	for j := range jobs {
+		dir := filepath.Join(tmp, strconv.Itoa(j))
+		if err := os.Mkdir(dir, 0o755); err != nil {
 			return err
 		}
+		r := &runner{root: root, pkgs: pkgs, limits: limits, slow: slow, tests: tests, tmp: dir}
+		go func() {
+			for i := range next {
+				res, why, err := r.run(ctx, file, apply(src, ms[i]))
+				verdicts[i] <- verdict{res, why, err}
+			}
+		}()
+	}
+	for i, m := range ms {
+		v := <-verdicts[i]
+		if v.err != nil {
+			cancel()
+			return v.err
+		}
+		res, why := v.res, v.why
 		id := m.id(file)
 		if res == survived {
 			if reason, ok := eq[file+": "+m.key]; ok {
