@@ -18,6 +18,7 @@ test: cuda-sdk cc-tool lz4-tool
 	$(GO) vet ./...
 	$(GO_TEST_ALL)
 	$(MAKE) --no-print-directory test-race
+	$(MAKE) --no-print-directory mutation-quick
 	@$(GO) test -count=1 -run '^TestGcoreFile$$' -v ./internal/dataset \
 		| awk '/^=== RUN/ {msg = ""; next} /^    / {msg = msg "\n" $$0} /^--- SKIP/ {print $$0 msg}'
 

@@ -200,6 +200,7 @@ type runner struct {
 	pkgs   []string // test packages to run, the file's own first
 	limits map[string]time.Duration
 	slow   map[string][]string // per package, its tests of a second or more in the baseline
+	dirs   map[string]string   // each package's directory
 	tests  string              // go test's -run, "" for every test
 	tmp    string
 }
@@ -249,12 +250,26 @@ func (r *runner) run(ctx context.Context, file string, src []byte) (string, stri
 		}
 		return invalid, firstLine(out), nil
 	}
-	for _, pkg := range r.pkgs {
+	for i, pkg := range r.pkgs {
+		// One test binary a package, run once a phase: go test would link
+		// it again for each.
+		bin := filepath.Join(r.tmp, fmt.Sprintf("pkg%d.test", i))
+		compile := exec.CommandContext(ctx, "go", "test", "-c", "-vet=off", "-overlay", overlay, "-o", bin, pkg)
+		compile.Dir = r.root
+		if out, err := compile.CombinedOutput(); err != nil {
+			if ctx.Err() != nil {
+				return "", "", ctx.Err()
+			}
+			return invalid, pkg + ": " + firstLine(out), nil
+		}
 		for _, sel := range r.phases(pkg) {
 			tctx, cancel := context.WithTimeout(ctx, r.limits[pkg])
-			args := append([]string{"test", "-count=1", "-failfast", "-vet=off", "-overlay", overlay}, sel...)
-			cmd := exec.CommandContext(tctx, "go", append(args, pkg)...)
-			cmd.Dir = r.root
+			args := []string{"-test.count=1", "-test.failfast"}
+			for j := 0; j < len(sel); j += 2 {
+				args = append(args, "-test."+strings.TrimPrefix(sel[j], "-"), sel[j+1])
+			}
+			cmd := exec.CommandContext(tctx, bin, args...)
+			cmd.Dir = r.dirs[pkg] // where go test runs a package's tests
 			// A mutant's failure is no test case to keep: without this,
 			// rapid would save one under the package's testdata.
 			cmd.Env = append(os.Environ(), "RAPID_NOFAILFILE=1")
@@ -269,9 +284,6 @@ func (r *runner) run(ctx context.Context, file string, src []byte) (string, stri
 				return killed, pkg + ": over its time limit", nil
 			}
 			if err != nil {
-				if bytes.Contains(out, []byte("[build failed]")) || bytes.Contains(out, []byte("[setup failed]")) {
-					return invalid, pkg + ": " + firstLine(out), nil
-				}
 				return killed, pkg + ": " + failedTest(out), nil
 			}
 		}
@@ -319,7 +331,8 @@ func failedTest(out []byte) string {
 
 // testPackages lists the module's packages whose tests depend on the
 // package in dir, that package first, then in the order of their baseline
-// time, each with its time limit: three times its baseline plus 30 s.
+// time, each with its time limit: twice its baseline (which includes the
+// build) plus 15 s.
 func testPackages(ctx context.Context, root, dir, run string, only, skip []string) (pkgs, left []string, limits map[string]time.Duration, slow map[string][]string, err error) {
 	cmd := exec.CommandContext(ctx, "go", "list", "-f", "{{.ImportPath}}", "./"+dir)
 	cmd.Dir = root
@@ -377,7 +390,7 @@ func testPackages(ctx context.Context, root, dir, run string, only, skip []strin
 		}
 		slow[p] = slowTests(out)
 		base[p] = time.Since(start)
-		limits[p] = 3*base[p] + 30*time.Second
+		limits[p] = 2*base[p] + 15*time.Second
 		fmt.Fprintf(os.Stderr, "baseline %s %.1fs\n", p, base[p].Seconds())
 	}
 	slices.SortStableFunc(pkgs, func(a, b string) int {
@@ -390,6 +403,23 @@ func testPackages(ctx context.Context, root, dir, run string, only, skip []strin
 		return int(base[a] - base[b])
 	})
 	return pkgs, left, limits, slow, nil
+}
+
+// packageDirs maps the module's packages to their directories.
+func packageDirs(ctx context.Context, root string) (map[string]string, error) {
+	cmd := exec.CommandContext(ctx, "go", "list", "-f", "{{.ImportPath}}\t{{.Dir}}", "./...")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go list ./...: %w", err)
+	}
+	dirs := map[string]string{}
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if pkg, dir, ok := strings.Cut(l, "\t"); ok {
+			dirs[pkg] = dir
+		}
+	}
+	return dirs, nil
 }
 
 // readMutants reads a file of mutant names, one a line, with or without
@@ -447,15 +477,16 @@ func main() {
 	every := flag.Int("every", 1, "a sample: only every n-th mutant")
 	tests := flag.String("run", "", "go test's -run: only these tests of every package (the score is then a lower bound)")
 	named := flag.String("mutants", "", "a file of mutants to run, one a line as the report's survivor lines name them (e.g. an earlier run's survivors)")
+	minScore := flag.Int("min", 0, "fail (exit status 1) when the score is below this percentage")
 	jobs := flag.Int("jobs", 1, "mutants tested at once, each with its own overlay (go's build cache is shared)")
 	flag.Parse()
-	if err := run(*file, *equivalents, *only, *skip, *lines, *tests, *named, *list, *every, max(*jobs, 1)); err != nil {
+	if err := run(*file, *equivalents, *only, *skip, *lines, *tests, *named, *list, *every, max(*jobs, 1), *minScore); err != nil {
 		fmt.Fprintln(os.Stderr, "mutate:", err)
 		os.Exit(1)
 	}
 }
 
-func run(file, equivalents, only, skip, lines, tests, named string, list bool, every, jobs int) error {
+func run(file, equivalents, only, skip, lines, tests, named string, list bool, every, jobs, minScore int) error {
 	root, err := os.Getwd()
 	if err != nil {
 		return err
@@ -511,6 +542,10 @@ func run(file, equivalents, only, skip, lines, tests, named string, list bool, e
 	if err != nil {
 		return err
 	}
+	dirs, err := packageDirs(ctx, root)
+	if err != nil {
+		return err
+	}
 	tmp, err := os.MkdirTemp("", "mutate")
 	if err != nil {
 		return err
@@ -540,7 +575,7 @@ func run(file, equivalents, only, skip, lines, tests, named string, list bool, e
 		if err := os.Mkdir(dir, 0o755); err != nil {
 			return err
 		}
-		r := &runner{root: root, pkgs: pkgs, limits: limits, slow: slow, tests: tests, tmp: dir}
+		r := &runner{root: root, pkgs: pkgs, dirs: dirs, limits: limits, slow: slow, tests: tests, tmp: dir}
 		go func() {
 			for i := range next {
 				res, why, err := r.run(ctx, file, apply(src, ms[i]))
@@ -601,5 +636,8 @@ func run(file, equivalents, only, skip, lines, tests, named string, list bool, e
 	}
 	// Rounded down, so that 100% means no survivor.
 	fmt.Printf("mutation score %s %.0f%%%s\n", file, math.Floor(score), sampled)
+	if math.Floor(score) < float64(minScore) {
+		return fmt.Errorf("%s: mutation score %.0f%% is below -min %d%%", file, math.Floor(score), minScore)
+	}
 	return nil
 }
