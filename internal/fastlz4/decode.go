@@ -17,6 +17,10 @@ const (
 	fastDstRoom = 38
 )
 
+// fastLoop is decodeFast; a test replaces it to check that a decode
+// without the fast flag (a CPU without SSSE3) never enters the assembly.
+var fastLoop = decodeFast
+
 // DecompressBlock decodes the LZ4 block src into dst and returns the number
 // of bytes written. It accepts and rejects the same inputs as
 // reference.DecompressBlock, with ErrCorrupt where the reference reports
@@ -67,7 +71,7 @@ func decompressFrom(dst, src []byte, out, maxLen int, fast bool) (int, error) {
 			// Whole sequences, up to the first it leaves to the checks
 			// below: anything unusual.
 			var last bool
-			if in, out, last = decodeFast(dst, src, in, out); last {
+			if in, out, last = fastLoop(dst, src, in, out); last {
 				return out, nil
 			}
 		}

@@ -283,3 +283,36 @@ func TestDecompressBlockTail(t *testing.T) {
 		}
 	}
 }
+
+// Checks PAGE-6: without the fast flag, as on an amd64 CPU without SSSE3
+// (whose PSHUFB the assembly loop needs), every sequence is decoded in Go
+// and the assembly loop is never entered, however much room there is.
+func TestDecodeWithoutFastFlagStaysInGo(t *testing.T) {
+	saved := fastLoop
+	t.Cleanup(func() { fastLoop = saved })
+	entered := 0
+	fastLoop = func(dst, src []byte, in, out int) (int, int, bool) {
+		entered++
+		return in, out, false
+	}
+	page := make([]byte, 4096)
+	for i := range page {
+		page[i] = byte(i / 7 % 13)
+	}
+	block := make([]byte, CompressBlockBound(len(page)))
+	n, err := CompressBlock(block, page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := make([]byte, len(page)+64)
+	got, err := decompressBlock(dst, block[:n], false)
+	if err != nil || !bytes.Equal(dst[:got], page) {
+		t.Fatalf("decoded %d bytes, %v, or they differ", got, err)
+	}
+	if entered != 0 {
+		t.Fatalf("the assembly loop was entered %d times without the fast flag", entered)
+	}
+	if _, err := decompressBlock(dst, block[:n], true); err != nil || entered == 0 {
+		t.Fatalf("with the fast flag: %v, the loop entered %d times", err, entered)
+	}
+}
