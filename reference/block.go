@@ -97,7 +97,8 @@ func matchLength(src []byte, p, c int) int {
 
 // CompressBlock writes the canonical LZ4 block of src into dst and returns
 // its length. It returns ErrShortBuffer when dst is too small; a dst of
-// CompressBlockBound(len(src)) bytes is always enough.
+// CompressBlockBound(len(src)) bytes is always enough. With ErrShortBuffer
+// it returns 0 and leaves the bytes of dst unspecified.
 func CompressBlock(dst, src []byte) (int, error) {
 	if len(src) > MaxBlockSize {
 		return 0, ErrTooLarge

@@ -21,13 +21,7 @@ func TestDecodeEndConditions(t *testing.T) {
 	sequences := func(matchLen int, more ...byte) []byte {
 		b := append([]byte{0x4f}, abcd...)
 		b = append(b, 4, 0)
-		for v := matchLen - MinMatch - 15; ; v -= 255 {
-			if v < 255 {
-				b = append(b, byte(v))
-				break
-			}
-			b = append(b, 255)
-		}
+		b = append(b, lengthExt(matchLen-MinMatch)...)
 		return append(b, more...)
 	}
 	// The same, then a last sequence of literals.
