@@ -1,6 +1,9 @@
 package fastlz4
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // An Encoder's memory (Encoder's doc): blocks of up to a page use the table
 // and links it holds, so that compressing pages never makes the larger
@@ -24,4 +27,25 @@ func TestEncoderTables(t *testing.T) {
 	if _, err := e.CompressBlock(dst, src); err != nil || &e.bigTableLinks[0] != made {
 		t.Fatalf("a block of MaxBlockSize bytes: %v, or the larger tables were made again", err)
 	}
+}
+
+// Checks PARSE-7: a sequence's literal length field around each step of
+// its extension bytes (14 to 16, 269 to 271, 524 to 526 literals) before a
+// match, compressed into every destination size: the room asked for is the
+// sequence's exact size, so that a destination one byte short is
+// ErrShortBuffer and never a write past it. Both with the assembly loop and
+// with every sequence handed to the Go loop.
+func TestCompressBlockLiteralFieldsEveryDstLen(t *testing.T) {
+	for _, hand := range []bool{false, true} {
+		handEverySequence = hand
+		var e Encoder
+		for _, lits := range []int{14, 15, 16, 269, 270, 271, 524, 525, 526} {
+			src := make([]byte, lits+32+20)
+			noise(src[:lits], uint64(lits))
+			noise(src[lits+32:], uint64(lits)+1)
+			copy(src[lits:lits+32], src[:32]) // a match of 32 bytes at offset lits
+			compareDstLens(t, &e, fmt.Sprintf("%d literals, handed to Go %t", lits, hand), src)
+		}
+	}
+	handEverySequence = false
 }
