@@ -500,7 +500,6 @@ const legacyBound = legacyBlockSize + legacyBlockSize/255 + 16
 
 func (r *Reader) nextLegacy() error {
 	if r.atEnd() { // a legacy frame ends with the input
-		r.state = stateMagic
 		r.err = io.EOF
 		return io.EOF
 	}
@@ -571,9 +570,6 @@ func (r *Reader) nextQueued() error {
 	g.errNext = b.err != nil
 	r.cur = b.out
 	r.size += uint64(len(b.out))
-	if len(r.groups) < maxGroups && g.next == 1 && g.err == nil && g.endAt < 0 {
-		r.fillGroups()
-	}
 	return nil
 }
 
@@ -654,7 +650,7 @@ parse:
 				if n := p + size + trailer; n > len(r.in) {
 					// A block larger than the room left: grow within the
 					// chunk's limit, else leave it to the next group.
-					if p > 0 && (len(r.in) >= limit || n > limit) {
+					if p > 0 && n > limit {
 						break parse
 					}
 					r.grow(max(n, min(2*len(r.in), limit)))
@@ -695,7 +691,6 @@ parse:
 		// As large as this group's chunk, which held that much input.
 		r.in = make([]byte, max(rest, len(g.chunk)))
 	}
-	r.in = r.in[:cap(r.in)]
 	r.pos, r.lim = 0, copy(r.in, g.chunk[p:r.lim])
 	if r.err != nil { // surfaces once the blocks before it are served
 		g.err, r.err = r.err, nil

@@ -314,6 +314,9 @@ func (w *writeLog) Write(p []byte) (int, error) {
 	return w.Buffer.Write(p)
 }
 
+// startProcs is GOMAXPROCS before any test ran.
+var startProcs = runtime.GOMAXPROCS(0)
+
 // Checks STREAM-3: WriteTo writes each batch's output in one call, with
 // batches and groups cut by the rule's figures (1 MiB chunks, 8 MiB of
 // decoded bound, 32 KiB of stored bytes or 256 blocks a batch), when the
@@ -340,7 +343,22 @@ func TestWriteToCalls(t *testing.T) {
 	for i := range 300 {
 		ones.stored([]byte{byte(i)})
 	}
+	// 253 LZ4 blocks of 32,833 stored bytes in all: a decoded bound of
+	// 255 × 32,833 + 253 × 64, one byte short of 8 MiB, so that the group
+	// takes the next block too.
+	var short frameBuilder
+	short.begin(flgIndep, bd64K)
+	for i := range 353 {
+		lits := sample(128, uint64(i)) // 130 stored bytes
+		if i == 252 {
+			lits = lits[:71] // 73
+		}
+		short.lz4(lits, 0, 0, nil)
+	}
 	procs := runtime.GOMAXPROCS(0)
+	if procs != startProcs {
+		t.Fatalf("GOMAXPROCS is %d, was %d when the tests began: a Reader changed it", procs, startProcs)
+	}
 	for _, c := range []struct {
 		name      string
 		b         *frameBuilder
@@ -350,6 +368,7 @@ func TestWriteToCalls(t *testing.T) {
 		{"1 KiB stored blocks, block checksums", &kibSums, true},
 		{"11-byte LZ4 blocks", &tens, false},
 		{"1-byte stored blocks", &ones, false},
+		{"a decoded bound one byte short of 8 MiB", &short, false},
 	} {
 		c.b.end()
 		var batches, perBlock []int
@@ -395,6 +414,34 @@ func TestWriteToCalls(t *testing.T) {
 				t.Errorf("concurrency %d, a writer taking %s: %d bytes in %d writes, %v; want %v", workers, name, n, len(w.writes), err, io.ErrShortWrite)
 			}
 		}
+	}
+}
+
+// Checks CLI-10's bound on memory over time: the read-ahead reuses its
+// groups' buffers, so that reading a frame of independent blocks three
+// times as long allocates about as much, far less than its groups' chunks.
+func TestReadAheadReusesBuffers(t *testing.T) {
+	block := noise(4096, 1)
+	allocated := func(mib int) uint64 {
+		var b frameBuilder
+		b.begin(flgIndep, bd64K)
+		for range mib << 8 {
+			b.stored(block)
+		}
+		b.end()
+		r := NewReader(bytes.NewReader(b.stream))
+		r.SetConcurrency(4)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		if n, err := r.WriteTo(io.Discard); err != nil || n != int64(mib<<20) {
+			t.Fatalf("%d MiB: %d bytes, %v", mib, n, err)
+		}
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	short, long := allocated(16), allocated(48)
+	if long > short+4<<20 {
+		t.Errorf("reading 16 MiB allocated %d bytes, 48 MiB %d: the buffers are not reused", short, long)
 	}
 }
 
@@ -580,6 +627,16 @@ func TestSourcePatterns(t *testing.T) {
 			if !bytes.Equal(got, b.want) {
 				t.Errorf("%s, concurrency %d, a stray byte: %d bytes", name, workers, len(got))
 			}
+		}
+	}
+	// A frame after a skippable frame, with its header ending 0 to 8 bytes
+	// past the end of the first 64 KiB read: its blocks start near the
+	// front of the input buffer.
+	frame := encode(t, sample(100000, 4), WriterOptions{})
+	for k := range 9 {
+		stream := append(skippable(64<<10-14+k), frame...)
+		if got, err := decode(bytes.NewReader(stream)); err != nil || !bytes.Equal(got, sample(100000, 4)) {
+			t.Errorf("a header ending %d bytes past the first read: %d bytes, %v", k, len(got), err)
 		}
 	}
 	cuts := []int{0, 1, 5, 13, 20, 50000, 100100, 200000, len(b.stream) - 1, len(b.stream)}
