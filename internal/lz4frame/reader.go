@@ -584,24 +584,16 @@ func (r *Reader) fillGroups() {
 	}
 }
 
-// freeGroup returns a group whose buffers may be reused: one that was
-// served and hashed, waiting for the oldest one's hash when all are in use.
+// freeGroup returns a group whose buffers may be reused: the oldest one
+// served, once hashed, or a new one when none was.
 func (r *Reader) freeGroup() *group {
-	if len(r.finished) > 0 && len(r.finished)+len(r.groups) >= maxGroups {
-		g := r.finished[0]
-		r.finished = r.finished[1:]
-		<-g.hashed
-		return g
+	if len(r.finished) == 0 {
+		return &group{}
 	}
-	for i, g := range r.finished {
-		select {
-		case <-g.hashed:
-			r.finished = append(r.finished[:i], r.finished[i+1:]...)
-			return g
-		default:
-		}
-	}
-	return &group{}
+	g := r.finished[0]
+	r.finished = r.finished[1:]
+	<-g.hashed
+	return g
 }
 
 // readGroup takes the input buffer as g's chunk, reads into it and parses
