@@ -327,6 +327,7 @@ var startProcs = runtime.GOMAXPROCS(0)
 // io.ErrShortWrite, with the count of what it took.
 func TestWriteToCalls(t *testing.T) {
 	ten := appendSeq(nil, []byte("0123456789"), 0, 0) // 11 stored bytes, 10 decoded, 2869 of bound
+	block4K := noise(5000, 9)
 	var kib, kibSums, tens, ones frameBuilder
 	kib.begin(flgIndep, bd64K)
 	kibSums.begin(flgIndep|flagBlockChecksum, bd64K)
@@ -346,6 +347,17 @@ func TestWriteToCalls(t *testing.T) {
 	// 253 LZ4 blocks of 32,833 stored bytes in all: a decoded bound of
 	// 255 × 32,833 + 253 × 64, one byte short of 8 MiB, so that the group
 	// takes the next block too.
+	// Blocks whose bytes end 2 bytes short of 1 MiB: the next size word
+	// lies across the chunk's end.
+	var straddle frameBuilder
+	straddle.begin(flgIndep, bd64K)
+	for i := range 3 * 255 {
+		size := 4108
+		if i%255 == 254 {
+			size = 4122
+		}
+		straddle.stored(block4K[:size])
+	}
 	var short frameBuilder
 	short.begin(flgIndep, bd64K)
 	for i := range 353 {
@@ -369,6 +381,7 @@ func TestWriteToCalls(t *testing.T) {
 		{"11-byte LZ4 blocks", &tens, false},
 		{"1-byte stored blocks", &ones, false},
 		{"a decoded bound one byte short of 8 MiB", &short, false},
+		{"a size word across the chunk's end", &straddle, false},
 	} {
 		c.b.end()
 		var batches, perBlock []int
@@ -660,6 +673,9 @@ func TestSourcePatterns(t *testing.T) {
 				t.Errorf("stuck after %d bytes, concurrency %d: %d bytes, %v after %d empty reads; want %d bytes, %v after 100",
 					cut, workers, len(got), err, src.stuck, len(want), io.ErrNoProgress)
 			}
+			if zr.Offset() != int64(cut) || r.Offset() != int64(cut) {
+				t.Errorf("cut at %d, concurrency %d: offsets %d at the end, %d stuck; want every byte consumed", cut, workers, zr.Offset(), r.Offset())
+			}
 		}
 	}
 }
@@ -751,6 +767,7 @@ func TestStreamErrors(t *testing.T) {
 	dict = append(dict, headerChecksum(dict[4:]))
 	good := headerChecksum([]byte{flgIndep, bd64K})
 	badSum := append(header(flgIndep), good^0x5a)
+	legacyBlock := appendSeq(nil, []byte("legacy block"), 0, 0)
 	for _, c := range []struct {
 		name     string
 		stream   []byte
@@ -764,6 +781,8 @@ func TestStreamErrors(t *testing.T) {
 		{"no magic at 0", append([]byte("abcd"), frame...), nil, ErrNotLZ4, 0, "magic number 0x64636261 is not"},
 		{"no magic after a frame", append(append(bytes.Clone(frame), "abcd"...), frame...), data,
 			ErrCorrupt, int64(len(frame)), "neither an LZ4"},
+		{"no magic after a skippable frame after a legacy frame", append(append(legacyFrame(legacyBlock), skippable(2)...), "abcd"...),
+			[]byte("legacy block"), ErrCorrupt, int64(8 + len(legacyBlock) + 10), "neither an LZ4"},
 		{"content size cut short", header(flgIndep|flagContentSize, 1, 2, 3), nil,
 			ErrTruncated, 6, "content size of 8 bytes cut short: the input ends at byte 9"},
 		{"dictionary ID cut short", header(flgIndep|flagDictID, 1, 2), nil,
