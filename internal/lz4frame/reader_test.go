@@ -458,6 +458,52 @@ func TestReadAheadReusesBuffers(t *testing.T) {
 	}
 }
 
+// Checks CLI-10's bound on the read-ahead's memory: a group's batches keep
+// their output buffers from one use to the next, but drop them once they
+// hold more than twice a group's decoded bound, so that groups whose
+// batches change places (here, 0 to 4 batches of 256 one-byte blocks
+// before the large ones) do not pile up buffers: at most twice a group's
+// bound kept and this use's outputs, its bound.
+func TestReadAheadOutputsBounded(t *testing.T) {
+	tail := []byte{0, 0, 0, 0, 0}
+	var b frameBuilder
+	b.begin(flgIndep, bd64K)
+	for k := range 5 {
+		for range 5 { // every group of the Reader's takes each pattern
+			for i := range 256 * k {
+				b.stored([]byte{byte(i)})
+			}
+			for range 128 { // 8 MiB of zeros in 270-byte blocks: the group's bound
+				b.lz4([]byte{0}, 1, 64<<10-6, tail)
+			}
+		}
+	}
+	b.end()
+	r := NewReader(bytes.NewReader(b.stream))
+	r.SetConcurrency(4)
+	p := make([]byte, 1<<20)
+	const most = 3*8<<20 + 64<<10
+	for {
+		_, err := r.Read(p)
+		for _, g := range append(slices.Clone(r.groups), r.finished...) {
+			<-g.hashed // the decoders grow the buffers
+			held := 0
+			for _, bt := range g.batches[:cap(g.batches)] {
+				held += cap(bt.out)
+			}
+			if held > most {
+				t.Fatalf("a group's batches hold %d bytes of output, over %d", held, most)
+			}
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // readLog records the length of the buffer given to each read, the bytes
 // read before each, and the bytes read.
 type readLog struct {
