@@ -358,6 +358,13 @@ func TestWriteToCalls(t *testing.T) {
 		}
 		straddle.stored(block4K[:size])
 	}
+	// Stored blocks of 4,681 bytes: seven hold 32,767 bytes, one short of a
+	// batch's 32 KiB.
+	var odd frameBuilder
+	odd.begin(flgIndep, bd64K)
+	for range 300 {
+		odd.stored(block4K[:4681])
+	}
 	var short frameBuilder
 	short.begin(flgIndep, bd64K)
 	for i := range 353 {
@@ -382,6 +389,7 @@ func TestWriteToCalls(t *testing.T) {
 		{"1-byte stored blocks", &ones, false},
 		{"a decoded bound one byte short of 8 MiB", &short, false},
 		{"a size word across the chunk's end", &straddle, false},
+		{"batches one byte short of 32 KiB", &odd, false},
 	} {
 		c.b.end()
 		var batches, perBlock []int
@@ -432,7 +440,10 @@ func TestWriteToCalls(t *testing.T) {
 
 // Checks CLI-10's bound on memory over time: the read-ahead reuses its
 // groups' buffers, so that reading a frame of independent blocks three
-// times as long allocates about as much, far less than its groups' chunks.
+// times as long allocates about as much, far less than its groups' chunks;
+// and STREAM-3's outputs: each batch decodes into a buffer of at most its
+// bound, so that a group's outputs, where the blocks are all of one size,
+// hold no more than the largest group's decoded bound.
 func TestReadAheadReusesBuffers(t *testing.T) {
 	block := noise(4096, 1)
 	allocated := func(mib int) uint64 {
@@ -450,6 +461,19 @@ func TestReadAheadReusesBuffers(t *testing.T) {
 			t.Fatalf("%d MiB: %d bytes, %v", mib, n, err)
 		}
 		runtime.ReadMemStats(&after)
+		bound := 0 // the largest group's: stored blocks' bound is their size
+		for _, g := range groupsByRule(b.blocks, 64<<10, false) {
+			bound = max(bound, len(g)*len(block))
+		}
+		for _, g := range r.finished {
+			held := 0
+			for _, bt := range g.batches[:cap(g.batches)] {
+				held += cap(bt.out)
+			}
+			if held > bound {
+				t.Errorf("%d MiB: a group's outputs hold %d bytes, its bound is %d", mib, held, bound)
+			}
+		}
 		return after.TotalAlloc - before.TotalAlloc
 	}
 	short, long := allocated(16), allocated(48)
