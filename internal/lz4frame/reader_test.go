@@ -255,9 +255,9 @@ func TestBlockDecodedSize(t *testing.T) {
 
 // groupsByRule cuts a frame's blocks into STREAM-3's groups, with the
 // rule's figures: a group takes blocks while each ends (its size word,
-// data and block checksum) within 1 MiB of the group's start, or within two
-// blocks of the frame's largest size with theirs, and while the decoded
-// bound of those before is under 8 MiB; its first block always.
+// data and block checksum) within the larger of 1 MiB and two blocks of the
+// frame's largest size with theirs from the group's start, and while the
+// decoded bound of those before is under 8 MiB; its first block always.
 func groupsByRule(blocks []ruleBlock, blockMax int, checksums bool) [][]ruleBlock {
 	limit := max(1<<20, 2*(4+blockMax+4))
 	extra := 4
