@@ -525,13 +525,13 @@ func TestReadAheadLimits(t *testing.T) {
 		{"mixed data in 1 MiB blocks", pierrecFrame(t, sample(16<<20, 5), lz4.BlockSizeOption(lz4.Block1Mb)), 1 << 20},
 		{"noise in 4 MiB blocks", pierrecFrame(t, noise, lz4.BlockSizeOption(lz4.Block4Mb), lz4.BlockChecksumOption(true)), 4 << 20},
 		{"1 MiB blocks of 600 KB, 500 KB, 1 MiB", pierrecFrame(t, straddling, lz4.BlockSizeOption(lz4.Block1Mb)), 1 << 20},
+		// The input the first frame's last group read past its end fills a
+		// buffer larger than the second frame's chunks may be.
+		{"64 KiB blocks after 4 MiB blocks", append(pierrecFrame(t, noise[:6<<20], lz4.BlockSizeOption(lz4.Block4Mb)),
+			pierrecFrame(t, noise[:8<<20], lz4.BlockSizeOption(lz4.Block64Kb))...), 4 << 20},
 	} {
 		chunkMax := max(1<<20, 2*(4+c.blockMax+4))
-		blocks, checksums := frameBlocks(c.stream)
-		want := map[int]int{} // a group's first block's offset: its blocks
-		for _, g := range groupsByRule(blocks, c.blockMax, checksums) {
-			want[g[0].at] = len(g)
-		}
+		want := streamGroups(c.stream)
 		got, most := map[int]int{}, 0
 		r := NewReader(bytes.NewReader(c.stream))
 		r.SetConcurrency(4)
@@ -578,27 +578,39 @@ func TestReadAheadLimits(t *testing.T) {
 	}
 }
 
-// frameBlocks lists the blocks of a stream of one LZ4 frame, and whether
-// they have block checksums.
-func frameBlocks(stream []byte) (blocks []ruleBlock, checksums bool) {
-	flg := stream[4]
-	p := 7
-	if flg&flagContentSize != 0 {
-		p += 8
-	}
-	checksums = flg&flagBlockChecksum != 0
-	for {
-		word := binary.LittleEndian.Uint32(stream[p:])
-		if word == 0 {
-			return blocks, checksums
+// streamGroups gives the groups groupsByRule makes of each frame of a
+// stream of LZ4 frames: each group's first block's offset, and its blocks.
+func streamGroups(stream []byte) map[int]int {
+	groups := map[int]int{}
+	for p := 0; p < len(stream); {
+		flg, bd := stream[p+4], stream[p+5]
+		p += 7
+		if flg&flagContentSize != 0 {
+			p += 8
 		}
-		size := int(word &^ uncompressedBit)
-		blocks = append(blocks, ruleBlock{at: p, stored: size, raw: word&uncompressedBit != 0})
-		p += 4 + size
-		if checksums {
+		checksums := flg&flagBlockChecksum != 0
+		var blocks []ruleBlock
+		for {
+			word := binary.LittleEndian.Uint32(stream[p:])
+			p += 4
+			if word == 0 {
+				break
+			}
+			size := int(word &^ uncompressedBit)
+			blocks = append(blocks, ruleBlock{at: p - 4, stored: size, raw: word&uncompressedBit != 0})
+			p += size
+			if checksums {
+				p += 4
+			}
+		}
+		if flg&flagContentCheck != 0 {
 			p += 4
 		}
+		for _, g := range groupsByRule(blocks, blockMaxSize(bd>>4&7), checksums) {
+			groups[g[0].at] = len(g)
+		}
 	}
+	return groups
 }
 
 // Checks CLI-10's streaming: the Reader serves the data of the frames that

@@ -638,13 +638,12 @@ parse:
 				r.fail(at, ErrCorrupt, "block of %d bytes in a frame of %d-byte blocks", size, f.blockMax)
 				break parse
 			}
-			if r.lim-p < size+trailer {
-				if n := p + size + trailer; n > len(r.in) {
-					// A block larger than the room left: grow within the
-					// chunk's limit, else leave it to the next group.
-					if p > 0 && n > limit {
-						break parse
-					}
+			n := p + size + trailer // the block's end, its checksum included
+			if p > 0 && n > limit {
+				break parse // past the chunk's limit: the next group's
+			}
+			if r.lim < n {
+				if n > len(r.in) { // grow within the chunk's limit
 					r.grow(max(n, min(2*len(r.in), limit)))
 				}
 				break
