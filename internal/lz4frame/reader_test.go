@@ -301,8 +301,8 @@ func batchesByRule(group []ruleBlock) []int {
 	return writes
 }
 
-// writeLog records the length of every write, and takes at most take bytes
-// of each (all when take is 0) without an error.
+// writeLog records the length of every write, and takes take(len(p))
+// bytes of each (all when take is nil) without an error.
 type writeLog struct {
 	bytes.Buffer
 	writes []int
@@ -329,7 +329,6 @@ var startProcs = runtime.GOMAXPROCS(0)
 // GOMAXPROCS as it is. A write that takes less without an error is
 // io.ErrShortWrite, with the count of what it took.
 func TestWriteToCalls(t *testing.T) {
-	ten := appendSeq(nil, []byte("0123456789"), 0, 0) // 11 stored bytes, 10 decoded, 2869 of bound
 	block4K := noise(5000, 9)
 	var kib, kibSums, tens, ones frameBuilder
 	kib.begin(flgIndep, bd64K)
@@ -339,17 +338,13 @@ func TestWriteToCalls(t *testing.T) {
 		kibSums.stored(noise(1024, uint64(i)))
 	}
 	tens.begin(flgIndep, bd64K)
-	for range 6000 {
-		tens.put(ten, false, 10)
-		tens.want = append(tens.want, "0123456789"...)
+	for range 6000 { // 11 stored bytes, 10 decoded, 2869 of bound
+		tens.lz4([]byte("0123456789"), 0, 0, nil)
 	}
 	ones.begin(flgIndep, bd64K)
 	for i := range 300 {
 		ones.stored([]byte{byte(i)})
 	}
-	// 253 LZ4 blocks of 32,833 stored bytes in all: a decoded bound of
-	// 255 × 32,833 + 253 × 64, one byte short of 8 MiB, so that the group
-	// takes the next block too.
 	// Blocks whose bytes end 2 bytes short of 1 MiB: the next size word
 	// lies across the chunk's end.
 	var straddle frameBuilder
@@ -368,6 +363,9 @@ func TestWriteToCalls(t *testing.T) {
 	for range 300 {
 		odd.stored(block4K[:4681])
 	}
+	// 253 LZ4 blocks of 32,833 stored bytes in all: a decoded bound of
+	// 255 × 32,833 + 253 × 64, one byte short of 8 MiB, so that the group
+	// takes the next block too.
 	var short frameBuilder
 	short.begin(flgIndep, bd64K)
 	for i := range 353 {
