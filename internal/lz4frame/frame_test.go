@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -496,11 +497,13 @@ func TestReadAheadMemoryAcrossFrames(t *testing.T) {
 // the constants under test: at most 4 groups on their way, each one chunk
 // of at most 1 MiB or two blocks of the frame's largest size (each with
 // its size word and block checksum), and up to 8 MiB of decoded bound,
-// which only a group's last block may pass. Zero pages in 64 KiB blocks
-// put thousands of blocks in a chunk, so that the decoded bound ends each
-// group; mixed data in 1 MiB blocks fills chunks to their limit, and 1 MiB
-// blocks of uneven stored sizes meet a block that would pass it; noise in
-// 4 MiB blocks with block checksums puts two blocks in each.
+// which only a group's last block may pass; and that the limits are
+// reached: each group takes the blocks groupsByRule gives it, and 4 groups
+// are on their way. Zero pages in 64 KiB blocks put thousands of blocks in
+// a chunk, so that the decoded bound ends each group; mixed data in 1 MiB
+// blocks fills chunks to their limit, and 1 MiB blocks of uneven stored
+// sizes meet a block that would pass it; noise in 4 MiB blocks with block
+// checksums puts exactly two blocks in each.
 func TestReadAheadLimits(t *testing.T) {
 	noise := make([]byte, 24<<20)
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -522,16 +525,29 @@ func TestReadAheadLimits(t *testing.T) {
 		{"mixed data in 1 MiB blocks", pierrecFrame(t, sample(16<<20, 5), lz4.BlockSizeOption(lz4.Block1Mb)), 1 << 20},
 		{"noise in 4 MiB blocks", pierrecFrame(t, noise, lz4.BlockSizeOption(lz4.Block4Mb), lz4.BlockChecksumOption(true)), 4 << 20},
 		{"1 MiB blocks of 600 KB, 500 KB, 1 MiB", pierrecFrame(t, straddling, lz4.BlockSizeOption(lz4.Block1Mb)), 1 << 20},
+		// The input the first frame's last group read past its end fills a
+		// buffer larger than the second frame's chunks may be.
+		{"64 KiB blocks after 4 MiB blocks", append(pierrecFrame(t, noise[:6<<20], lz4.BlockSizeOption(lz4.Block4Mb)),
+			pierrecFrame(t, noise[:8<<20], lz4.BlockSizeOption(lz4.Block64Kb))...), 4 << 20},
 	} {
 		chunkMax := max(1<<20, 2*(4+c.blockMax+4))
+		want := streamGroups(c.stream)
+		got, most := map[int]int{}, 0
 		r := NewReader(bytes.NewReader(c.stream))
+		r.SetConcurrency(4)
 		p := make([]byte, 1<<20)
 		for {
 			_, err := r.Read(p)
 			if len(r.groups) > 4 {
 				t.Fatalf("%s: %d groups on their way", c.name, len(r.groups))
 			}
+			ways := 0 // groups with blocks: one may hold only the end mark
 			for _, g := range r.groups {
+				if len(g.blocks) > 0 {
+					got[int(g.blocks[0].at)] = len(g.blocks)
+					ways++
+				}
+				most = max(most, ways)
 				if len(g.chunk) > chunkMax {
 					t.Fatalf("%s: a chunk of %d bytes, over %d", c.name, len(g.chunk), chunkMax)
 				}
@@ -550,23 +566,51 @@ func TestReadAheadLimits(t *testing.T) {
 				t.Fatalf("%s: %v", c.name, err)
 			}
 		}
+		if most != min(4, len(want)) || !maps.Equal(got, want) {
+			t.Errorf("%s: at most %d groups on their way, %d groups; want %d, %d groups", c.name, most, len(got), min(4, len(want)), len(want))
+			for at, n := range want {
+				if got[at] != n {
+					t.Errorf("%s: the group at byte %d has %d blocks, want %d", c.name, at, got[at], n)
+					break
+				}
+			}
+		}
 	}
 }
 
-// Checks the Reader's memory for legacy frames (CLI-10): one block of the
-// largest size, 8 MiB, and the window, with the stored blocks read straight
-// into the block's own buffer, not also into the input buffer, which stays
-// far below a block's size.
-func TestLegacyBlocksReadStraight(t *testing.T) {
-	data := sample(20<<20, 71)
-	r := NewReader(bytes.NewReader(pierrecFrame(t, data, lz4.LegacyOption(true))))
-	n, err := io.Copy(io.Discard, r)
-	if err != nil || n != int64(len(data)) {
-		t.Fatalf("%d bytes, %v", n, err)
+// streamGroups gives the groups groupsByRule makes of each frame of a
+// stream of LZ4 frames: each group's first block's offset, and its blocks.
+func streamGroups(stream []byte) map[int]int {
+	groups := map[int]int{}
+	for p := 0; p < len(stream); {
+		flg, bd := stream[p+4], stream[p+5]
+		p += 7
+		if flg&flagContentSize != 0 {
+			p += 8
+		}
+		checksums := flg&flagBlockChecksum != 0
+		var blocks []ruleBlock
+		for {
+			word := binary.LittleEndian.Uint32(stream[p:])
+			p += 4
+			if word == 0 {
+				break
+			}
+			size := int(word &^ uncompressedBit)
+			blocks = append(blocks, ruleBlock{at: p - 4, stored: size, raw: word&uncompressedBit != 0})
+			p += size
+			if checksums {
+				p += 4
+			}
+		}
+		if flg&flagContentCheck != 0 {
+			p += 4
+		}
+		for _, g := range groupsByRule(blocks, blockMaxSize(bd>>4&7), checksums) {
+			groups[g[0].at] = len(g)
+		}
 	}
-	if cap(r.block) < 1<<20 || cap(r.in) >= 1<<20 {
-		t.Errorf("stored blocks of %d bytes, an input buffer of %d: want the blocks read straight into their buffer", cap(r.block), cap(r.in))
-	}
+	return groups
 }
 
 // Checks CLI-10's streaming: the Reader serves the data of the frames that

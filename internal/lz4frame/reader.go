@@ -43,7 +43,7 @@ type Reader struct {
 
 	buf    []byte // window history followed by the current block's output
 	hist   int    // bytes of history at the start of buf
-	end    int    // end of the latest decoded data in buf
+	end    int    // end of the LZ4 frame's latest decoded block in buf
 	cur    []byte // decoded data not yet read
 	block  []byte // the current block's stored bytes
 	word   [8]byte
@@ -159,38 +159,40 @@ func (r *Reader) consume(n int) {
 	r.off += int64(n)
 }
 
-// readSrc reads once from src into in[r.lim:end], recording what ends src.
-func (r *Reader) readSrc(end int) {
-	for tries := 0; r.srcErr == nil && end > r.lim; tries++ {
-		n, err := r.src.Read(r.in[r.lim:end])
-		r.lim += n
+// maxEmptyReads is how many reads in a row may return neither bytes nor an
+// error before src counts as stuck (io.ErrNoProgress), as with bufio.Reader.
+const maxEmptyReads = 100
+
+// readSrc reads from src into p, which is not empty, until a read returns
+// bytes or src ends, and returns the bytes read. It records what ends src:
+// its error, or io.ErrNoProgress after maxEmptyReads empty reads in a row.
+func (r *Reader) readSrc(p []byte) int {
+	for empty := 1; r.srcErr == nil; empty++ {
+		n, err := r.src.Read(p)
 		if err != nil {
 			r.srcErr = err
-		} else if tries == 100 {
+		} else if n == 0 && empty == maxEmptyReads {
 			r.srcErr = io.ErrNoProgress
 		}
 		if n > 0 {
-			return
+			return n
 		}
 	}
+	return 0
 }
 
 // fill reads from src until n bytes are buffered, and reports whether they
-// are; when not, src ended (r.srcErr).
+// are; when not, src ended (r.srcErr). n is less than inputSize.
 func (r *Reader) fill(n int) bool {
-	if r.buffered() >= n {
-		return true
+	if r.in == nil {
+		r.in = make([]byte, inputSize)
 	}
-	if len(r.in)-r.pos < n {
-		buf := r.in
-		if len(buf) < n {
-			buf = make([]byte, max(n, inputSize))
-		}
-		r.lim = copy(buf, r.in[r.pos:r.lim])
-		r.pos, r.in = 0, buf
+	if len(r.in)-r.pos < n { // move what is left to the front
+		r.lim = copy(r.in, r.in[r.pos:r.lim])
+		r.pos = 0
 	}
 	for r.buffered() < n && r.srcErr == nil {
-		r.readSrc(len(r.in))
+		r.lim += r.readSrc(r.in[r.lim:])
 	}
 	return r.buffered() >= n
 }
@@ -220,14 +222,10 @@ func (r *Reader) readFullAt(p []byte, what string, start int64) error {
 	n := copy(p, r.in[r.pos:r.lim])
 	r.consume(n)
 	for n < len(p) && r.srcErr == nil {
-		if rest := len(p) - n; rest >= inputSize {
-			k, err := io.ReadFull(r.src, p[n:])
+		if len(p)-n >= inputSize { // the buffer is empty: read straight into p
+			k := r.readSrc(p[n:])
 			n += k
 			r.off += int64(k)
-			if err == io.ErrUnexpectedEOF {
-				err = io.EOF
-			}
-			r.srcErr = err
 			continue
 		}
 		r.fill(len(p) - n)
@@ -257,7 +255,8 @@ func (r *Reader) Read(p []byte) (int, error) {
 }
 
 // WriteTo implements io.WriterTo, writing each batch's (or linked or legacy
-// block's) data directly.
+// block's) data directly. A write that takes less than it was given
+// without an error is io.ErrShortWrite, as with io.Copy.
 func (r *Reader) WriteTo(w io.Writer) (int64, error) {
 	var total int64
 	for {
@@ -265,10 +264,12 @@ func (r *Reader) WriteTo(w io.Writer) (int64, error) {
 			n, err := w.Write(r.cur)
 			total += int64(n)
 			r.cur = r.cur[n:]
+			if err == nil && len(r.cur) > 0 {
+				err = io.ErrShortWrite
+			}
 			if err != nil {
 				return total, err
 			}
-			continue
 		}
 		if r.err != nil {
 			if r.err == io.EOF {
@@ -315,7 +316,6 @@ func (r *Reader) startFrame(start int64, magic uint32) error {
 		r.frames++
 		r.state = stateLegacy
 		r.frame = frameInfo{start: start, blockMax: legacyBlockSize}
-		r.hist = 0
 		return nil
 	case magic&skippableMask == SkippableMagic:
 		if err := r.readFull(r.word[:4], "skippable frame size"); err != nil {
@@ -389,7 +389,7 @@ func (r *Reader) readDescriptor(start int64) error {
 	r.state = stateBlocks
 	r.content.Reset()
 	r.size = 0
-	r.hist = 0
+	r.end = 0 // no history before the frame's first block
 	return nil
 }
 
@@ -416,7 +416,6 @@ func (r *Reader) prepare(max int) []byte {
 		copy(grown, r.buf[:r.hist])
 		r.buf = grown
 	}
-	r.end = r.hist
 	return r.buf[:r.hist+max]
 }
 
@@ -480,7 +479,6 @@ func (r *Reader) serve(data []byte) {
 func (r *Reader) endFrame(at int64) error {
 	f := &r.frame
 	r.state = stateMagic
-	r.end = 0
 	// A content size of 0 is unknown, as liblz4 reads it.
 	if f.hasSize && f.contentSize != 0 && r.size != f.contentSize {
 		return r.fail(at, ErrCorrupt, "frame holds %d bytes, its header says %d", r.size, f.contentSize)
@@ -502,7 +500,6 @@ const legacyBound = legacyBlockSize + legacyBlockSize/255 + 16
 
 func (r *Reader) nextLegacy() error {
 	if r.atEnd() { // a legacy frame ends with the input
-		r.state = stateMagic
 		r.err = io.EOF
 		return io.EOF
 	}
@@ -513,7 +510,6 @@ func (r *Reader) nextLegacy() error {
 	word := binary.LittleEndian.Uint32(r.word[:4])
 	if word == Magic || word == LegacyMagic || word&skippableMask == SkippableMagic {
 		r.state = stateMagic // the next frame begins
-		r.end = 0
 		return r.startFrame(at, word)
 	}
 	size := int(word)
@@ -533,7 +529,6 @@ func (r *Reader) nextLegacy() error {
 		r.err = blockError(at, err)
 		return r.err
 	}
-	r.end = end
 	r.cur = r.buf[:end]
 	return nil
 }
@@ -575,9 +570,6 @@ func (r *Reader) nextQueued() error {
 	g.errNext = b.err != nil
 	r.cur = b.out
 	r.size += uint64(len(b.out))
-	if len(r.groups) < maxGroups && g.next == 1 && g.err == nil && g.endAt < 0 {
-		r.fillGroups()
-	}
 	return nil
 }
 
@@ -592,24 +584,16 @@ func (r *Reader) fillGroups() {
 	}
 }
 
-// freeGroup returns a group whose buffers may be reused: one that was
-// served and hashed, waiting for the oldest one's hash when all are in use.
+// freeGroup returns a group whose buffers may be reused: the oldest one
+// served, once hashed, or a new one when none was.
 func (r *Reader) freeGroup() *group {
-	if len(r.finished) > 0 && len(r.finished)+len(r.groups) >= maxGroups {
-		g := r.finished[0]
-		r.finished = r.finished[1:]
-		<-g.hashed
-		return g
+	if len(r.finished) == 0 {
+		return &group{}
 	}
-	for i, g := range r.finished {
-		select {
-		case <-g.hashed:
-			r.finished = append(r.finished[:i], r.finished[i+1:]...)
-			return g
-		default:
-		}
-	}
-	return &group{}
+	g := r.finished[0]
+	r.finished = r.finished[1:]
+	<-g.hashed
+	return g
 }
 
 // readGroup takes the input buffer as g's chunk, reads into it and parses
@@ -654,13 +638,12 @@ parse:
 				r.fail(at, ErrCorrupt, "block of %d bytes in a frame of %d-byte blocks", size, f.blockMax)
 				break parse
 			}
-			if r.lim-p < size+trailer {
-				if n := p + size + trailer; n > len(r.in) {
-					// A block larger than the room left: grow within the
-					// chunk's limit, else leave it to the next group.
-					if p > 0 && (len(r.in) >= limit || n > limit) {
-						break parse
-					}
+			n := p + size + trailer // the block's end, its checksum included
+			if p > 0 && n > limit {
+				break parse // past the chunk's limit: the next group's
+			}
+			if r.lim < n {
+				if n > len(r.in) { // grow within the chunk's limit
 					r.grow(max(n, min(2*len(r.in), limit)))
 				}
 				break
@@ -688,7 +671,7 @@ parse:
 			p = r.lim
 			break
 		}
-		r.readSrc(min(len(r.in), r.lim+max(readStep, f.blockMax+8)))
+		r.lim += r.readSrc(r.in[r.lim:min(len(r.in), r.lim+max(readStep, f.blockMax+8))])
 	}
 	// The group keeps the chunk; the input after it moves to the buffer the
 	// group held.
@@ -699,7 +682,6 @@ parse:
 		// As large as this group's chunk, which held that much input.
 		r.in = make([]byte, max(rest, len(g.chunk)))
 	}
-	r.in = r.in[:cap(r.in)]
 	r.pos, r.lim = 0, copy(r.in, g.chunk[p:r.lim])
 	if r.err != nil { // surfaces once the blocks before it are served
 		g.err, r.err = r.err, nil
