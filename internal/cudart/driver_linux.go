@@ -3,6 +3,8 @@ package cudart
 import (
 	"fmt"
 	"os"
+	"runtime"
+	"strings"
 
 	"github.com/ebitengine/purego"
 )
@@ -12,9 +14,17 @@ func load() error {
 	if p := os.Getenv(LibraryEnv); p != "" {
 		lib = p
 	}
+	// dlerror, which gives Dlopen's and Dlsym's messages, is per thread:
+	// without the lock a goroutine moved between the calls reads none.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	h, err := purego.Dlopen(lib, purego.RTLD_NOW|purego.RTLD_LOCAL)
 	if err != nil {
-		return fmt.Errorf("%w (%v)", ErrNoDriver, err)
+		msg := err.Error()
+		if !strings.Contains(msg, lib) {
+			msg = lib + ": " + msg
+		}
+		return fmt.Errorf("%w (%s)", ErrNoDriver, msg)
 	}
 	for _, s := range symbols() {
 		if *s.fn, err = purego.Dlsym(h, s.name); err != nil {
