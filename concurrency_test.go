@@ -214,6 +214,9 @@ func TestCompressBatchIntoAllocations(t *testing.T) {
 			}
 		})
 		require.NoError(t, sameBytes(t, pages, res.Pages))
+		first := &res.Pages[0]
+		require.NoError(t, c.CompressBatchInto(&res, pages))
+		assert.Same(t, first, &res.Pages[0], "%d pages: a batch of the same size reuses the result's pages", n)
 	}
 	assert.LessOrEqual(t, allocs[4000], allocs[400], "allocations grow with the pages: %v", allocs)
 	assert.LessOrEqual(t, allocs[4000], 8.0, "allocations per batch: %v", allocs)
