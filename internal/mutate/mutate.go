@@ -205,14 +205,14 @@ type runner struct {
 	tmp    string
 }
 
-// phases gives go test's arguments that select the tests of pkg in two
-// runs: the quick tests first, then, only if those pass, the slow ones
+// phases gives the test binary's arguments that select the tests of pkg
+// in two runs: the quick tests first, then, only if those pass, the slow ones
 // (most mutants die in a quick test, at a fraction of the whole run's
 // time). Without slow tests, one run.
 func (r *runner) phases(pkg string) [][]string {
 	var run []string
 	if r.tests != "" {
-		run = []string{"-run", r.tests}
+		run = []string{"-test.run", r.tests}
 	}
 	if len(r.slow[pkg]) == 0 {
 		return [][]string{run}
@@ -222,7 +222,7 @@ func (r *runner) phases(pkg string) [][]string {
 		quoted[i] = regexp.QuoteMeta(name)
 	}
 	slow := "^(" + strings.Join(quoted, "|") + ")$"
-	return [][]string{append(slices.Clip(run), "-skip", slow), {"-run", slow}}
+	return [][]string{append(slices.Clip(run), "-test.skip", slow), {"-test.run", slow}}
 }
 
 // outcome of one mutant.
@@ -242,17 +242,10 @@ func (r *runner) run(ctx context.Context, file string, src []byte) (string, stri
 	if err := os.WriteFile(overlay, data, 0o644); err != nil {
 		return "", "", err
 	}
-	build := exec.CommandContext(ctx, "go", "build", "-overlay", overlay, "./"+filepath.Dir(file))
-	build.Dir = r.root
-	if out, err := build.CombinedOutput(); err != nil {
-		if ctx.Err() != nil {
-			return "", "", ctx.Err()
-		}
-		return invalid, firstLine(out), nil
-	}
 	for i, pkg := range r.pkgs {
 		// One test binary a package, run once a phase: go test would link
-		// it again for each.
+		// it again for each. The file's own package comes first, so its
+		// build tells a mutant that does not compile.
 		bin := filepath.Join(r.tmp, fmt.Sprintf("pkg%d.test", i))
 		compile := exec.CommandContext(ctx, "go", "test", "-c", "-vet=off", "-overlay", overlay, "-o", bin, pkg)
 		compile.Dir = r.root
@@ -264,11 +257,7 @@ func (r *runner) run(ctx context.Context, file string, src []byte) (string, stri
 		}
 		for _, sel := range r.phases(pkg) {
 			tctx, cancel := context.WithTimeout(ctx, r.limits[pkg])
-			args := []string{"-test.count=1", "-test.failfast"}
-			for j := 0; j < len(sel); j += 2 {
-				args = append(args, "-test."+strings.TrimPrefix(sel[j], "-"), sel[j+1])
-			}
-			cmd := exec.CommandContext(tctx, bin, args...)
+			cmd := exec.CommandContext(tctx, bin, append([]string{"-test.count=1", "-test.failfast"}, sel...)...)
 			cmd.Dir = r.dirs[pkg] // where go test runs a package's tests
 			// A mutant's failure is no test case to keep: without this,
 			// rapid would save one under the package's testdata.
@@ -374,6 +363,11 @@ func testPackages(ctx context.Context, root, dir, run string, only, skip []strin
 		}
 		return false
 	})
+	if len(pkgs) == 0 {
+		// The first package's test build also tells a mutant that does
+		// not compile: with none, every mutant would survive.
+		return nil, nil, nil, nil, fmt.Errorf("no tests build on %s", target)
+	}
 	limits, slow = map[string]time.Duration{}, map[string][]string{}
 	base := map[string]time.Duration{}
 	for _, p := range pkgs {

@@ -100,12 +100,12 @@ func TestPhases(t *testing.T) {
 	}
 	r := &runner{slow: map[string][]string{"p": slow}, tests: "Kernel"}
 	got := r.phases("p")
-	want := [][]string{{"-run", "Kernel", "-skip", "^(TestSlow|TestOne)$"}, {"-run", "^(TestSlow|TestOne)$"}}
+	want := [][]string{{"-test.run", "Kernel", "-test.skip", "^(TestSlow|TestOne)$"}, {"-test.run", "^(TestSlow|TestOne)$"}}
 	if !slices.EqualFunc(got, want, slices.Equal) {
 		t.Errorf("phases %q, want %q", got, want)
 	}
-	if got := r.phases("q"); len(got) != 1 || !slices.Equal(got[0], []string{"-run", "Kernel"}) {
-		t.Errorf("phases without slow tests %q, want one run of -run Kernel", got)
+	if got := r.phases("q"); len(got) != 1 || !slices.Equal(got[0], []string{"-test.run", "Kernel"}) {
+		t.Errorf("phases without slow tests %q, want one run of -test.run Kernel", got)
 	}
 }
 
