@@ -36,6 +36,7 @@ func TestEncoderTables(t *testing.T) {
 // ErrShortBuffer and never a write past it. Both with the assembly loop and
 // with every sequence handed to the Go loop.
 func TestCompressBlockLiteralFieldsEveryDstLen(t *testing.T) {
+	t.Cleanup(func() { handEverySequence = false })
 	for _, hand := range []bool{false, true} {
 		handEverySequence = hand
 		var e Encoder
@@ -47,5 +48,4 @@ func TestCompressBlockLiteralFieldsEveryDstLen(t *testing.T) {
 			compareDstLens(t, &e, fmt.Sprintf("%d literals, handed to Go %t", lits, hand), src)
 		}
 	}
-	handEverySequence = false
 }
