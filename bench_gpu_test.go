@@ -6,6 +6,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -276,7 +277,9 @@ func median(d []time.Duration) time.Duration {
 // memory mapped with transparent huge pages, both page-locked with
 // cuMemHostRegister as PageBuffer does (64MiB-registered,
 // 64MiB-registered-thp), and the same 64 MiB of Go memory in back-to-back
-// copies of the sizes of the engine's chunks (64MiB-registered-in-*).
+// copies of the sizes of the engine's chunks (64MiB-registered-in-*); and
+// one 64 MiB device-to-host copy into the driver's pinned memory
+// (64MiB-to-host, d2h-GB/s), the direction decoded pages take.
 func BenchmarkPinnedH2D(b *testing.B) {
 	gputest.Require(b)
 	const size = 64 << 20
@@ -321,7 +324,9 @@ func BenchmarkPinnedH2D(b *testing.B) {
 		{"64MiB-registered-in-32MiB-copies", goMem, 32 << 20},
 		{"64MiB-registered-in-8MiB-copies", goMem, 8 << 20},
 		{"64MiB-registered-in-2MiB-copies", goMem, 2 << 20},
+		{"64MiB-to-host", host.Bytes, size},
 	} {
+		toHost := strings.HasSuffix(src.name, "to-host")
 		b.Run(src.name, func(b *testing.B) {
 			for i := range src.mem {
 				src.mem[i] = byte(i)
@@ -331,7 +336,11 @@ func BenchmarkPinnedH2D(b *testing.B) {
 					b.Fatal(err)
 				}
 				for off := 0; off < size; off += src.piece {
-					if err := s.CopyHtoD(dev+cudart.DevicePtr(off), src.mem[off:off+src.piece]); err != nil {
+					cp := func() error { return s.CopyHtoD(dev+cudart.DevicePtr(off), src.mem[off:off+src.piece]) }
+					if toHost {
+						cp = func() error { return s.CopyDtoH(src.mem[off:off+src.piece], dev+cudart.DevicePtr(off)) }
+					}
+					if err := cp(); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -357,7 +366,11 @@ func BenchmarkPinnedH2D(b *testing.B) {
 					times = append(times, copyOnce())
 				}
 			}
-			b.ReportMetric(size/median(times).Seconds()/1e9, "h2d-GB/s")
+			metric := "h2d-GB/s"
+			if toHost {
+				metric = "d2h-GB/s"
+			}
+			b.ReportMetric(size/median(times).Seconds()/1e9, metric)
 		})
 	}
 }

@@ -9,32 +9,33 @@ import (
 	"github.com/lz4warp/lz4warp/internal/cudart"
 )
 
-// decoder is an engine's decode state (RT-17): two streams that take a
+// decoder is an engine's decode state (RT-17): the streams that take a
 // batch's chunks in turn, its events, a pinned staging buffer of the
 // chunks' descriptors and payloads and its device copy, the device's
 // output pages and their pinned landing place for batches copied out, and
 // the status words, which the kernel writes through their mapping. The
 // buffers grow as batches need them and go with the ring (release).
 type decoder struct {
-	streams    [2]*cudart.Stream
+	streams    [decodeStreams]*cudart.Stream
 	begin, end *cudart.Event
-	join       *cudart.Event   // the second stream's last work, which end waits for
-	marks      []*cudart.Event // before and after each chunk's kernel
+	joins      [decodeStreams - 1]*cudart.Event // the other streams' last work, which end waits for
+	marks      []*cudart.Event                  // before and after each chunk's kernel
 	staging    *cudart.HostBuffer
 	dIn        cudart.DevicePtr
 	dOut       cudart.DevicePtr
 	landing    *cudart.HostBuffer
 	status     *cudart.HostBuffer
 	inCap      int // bytes of staging and dIn
-	outCap     int // pages of dOut and landing
+	outCap     int // pages of dOut
+	landingCap int // pages of landing
 	statusCap  int // pages of status
 	offsets    []uint32
 	pending    *DecodePending // the batch on its way, until its Wait
 }
 
-// decodeOut is where a decode batch's pages go: through the mapping of a
-// HostPages (host), or into the device's output pages, and from there by
-// DMA into pages (copy), or nowhere further (a kernel-only batch).
+// decodeOut is where a decode batch's pages go from the device's output
+// pages: by DMA into a HostPages (host), or by DMA into the landing and
+// from there into pages (copy), or nowhere (a kernel-only batch).
 type decodeOut struct {
 	host  *HostPages
 	pages [][PageSize]byte
@@ -67,9 +68,9 @@ func (e *Engine) Decompress(pages []Output, dst [][PageSize]byte, status []uint3
 	return e.decodeNow(pages, decodeOut{pages: dst[:len(pages)], copy: true}, status)
 }
 
-// DecompressHost decodes pages into h.Pages[:len(pages)], the kernel
-// writing each page that decodes through h's mapping, so that the pages
-// cross PCIe once, as the kernel stores them (RT-17); otherwise as
+// DecompressHost decodes pages into h.Pages[:len(pages)], which the DMA
+// engine copies the device's pages into, so that the pages cross PCIe
+// once (RT-17); a page that does not decode is cleared. Otherwise as
 // Decompress.
 func (e *Engine) DecompressHost(pages []Output, h *HostPages, status []uint32) (Timings, error) {
 	if err := e.checkHost(h, len(pages)); err != nil {
@@ -152,44 +153,32 @@ func (e *Engine) queueDecode(p *DecodePending, pages []Output) error {
 		return err
 	}
 	n := len(pages)
-	sizes := decodeChunks(n)
-	// Each chunk's piece starts on a 256-byte boundary of the staging.
-	pieces := make([]int, len(sizes))
-	total := 0
-	for k, lo := 0, 0; k < len(sizes); k++ {
-		pieces[k] = total
-		l := layoutChunk(pages[lo:lo+sizes[k]], e.scratchOffsets())
-		total += (l.size + 255) &^ 255
-		lo += sizes[k]
-	}
-	chunks := len(sizes)
-	if err := e.dec.grow(e, total, n, p.out.copy || p.out.host == nil, 2*chunks); err != nil {
+	b := layoutBatch(pages, e.scratchOffsets(n))
+	chunks := len(b.sizes)
+	if err := e.dec.grow(e, b.size, n, p.out.copy, 2*chunks); err != nil {
 		return err
 	}
 	dc := &e.dec
-	dst := uint64(dc.dOut)
-	if h := p.out.host; h != nil {
-		dst = h.dev + offset(h.mem, pageBytes(h.Pages[:1]))
-	}
 	for i := range dc.status.Bytes[:4*n] {
 		dc.status.Bytes[i] = 0xff // noStatus: no status the kernel writes
 	}
 	if err := dc.begin.Record(dc.streams[0]); err != nil {
 		return err
 	}
-	if err := dc.streams[1].Wait(dc.begin); err != nil {
-		return err
+	for _, s := range dc.streams[1:] {
+		if err := s.Wait(dc.begin); err != nil {
+			return err
+		}
 	}
-	for k, lo := 0, 0; k < chunks; k, lo = k+1, lo+sizes[k] {
-		cn := sizes[k]
-		part := pages[lo : lo+cn]
-		l := layoutChunk(part, e.scratchOffsets())
-		piece := dc.staging.Bytes[pieces[k] : pieces[k]+l.size]
-		start := time.Now()
-		l.fill(piece, part)
-		p.t.Stage += time.Since(start)
-		s := dc.streams[k%2]
-		in := dc.dIn + cudart.DevicePtr(pieces[k])
+	start := time.Now()
+	err = b.fill(dc.staging.Bytes, pages, func(k int, piece []byte, lo int) error {
+		if k == chunks-1 {
+			p.t.Stage = time.Since(start)
+		}
+		cn := b.sizes[k]
+		s := dc.streams[k%decodeStreams]
+		in := dc.dIn + cudart.DevicePtr(b.pieces[k])
+		out := dc.dOut + cudart.DevicePtr(lo*PageSize)
 		block := cudart.Dim{X: DecodeThreads}
 		statusAt := uint64(dc.status.Device) + uint64(4*lo)
 		steps := []func() error{
@@ -200,36 +189,43 @@ func (e *Engine) queueDecode(p *DecodePending, pages []Output) error {
 					return err
 				}
 				return s.Launch(e.dev.decode, cudart.Dim{X: DecodeBlocks(cn)}, block, 0,
-					uint64(in), uint64(in)+uint64(l.payload), dst+uint64(lo)*PageSize, statusAt, uint64(cn))
+					uint64(in), uint64(in)+uint64(b.layouts[k].payload), uint64(out), statusAt, uint64(cn))
 			},
 			func() error { return dc.marks[2*k+1].Record(s) },
 			func() error {
-				if !p.out.copy {
-					return nil
+				switch {
+				case p.out.host != nil:
+					return s.CopyDtoH(pageBytes(p.out.host.Pages[lo:lo+cn]), out)
+				case p.out.copy:
+					return s.CopyDtoH(dc.landing.Bytes[lo*PageSize:(lo+cn)*PageSize], out)
 				}
-				return s.CopyDtoH(dc.landing.Bytes[lo*PageSize:(lo+cn)*PageSize], dc.dOut+cudart.DevicePtr(lo*PageSize))
+				return nil
 			},
 		}
-		if err := runSteps(steps); err != nil {
-			return err
-		}
 		fault = NoFault
+		return runSteps(steps)
+	})
+	if err != nil {
+		return err
 	}
 	p.marks = 2 * chunks
-	steps := []func() error{
-		func() error { return dc.join.Record(dc.streams[1]) },
-		func() error { return dc.streams[0].Wait(dc.join) },
-		func() error { return dc.end.Record(dc.streams[0]) },
+	for i, join := range dc.joins {
+		if err := join.Record(dc.streams[i+1]); err != nil {
+			return err
+		}
+		if err := dc.streams[0].Wait(join); err != nil {
+			return err
+		}
 	}
-	return runSteps(steps)
+	return dc.end.Record(dc.streams[0])
 }
 
-// scratchOffsets is room for a chunk's payload offsets.
-func (e *Engine) scratchOffsets() []uint32 {
-	if e.dec.offsets == nil {
-		e.dec.offsets = make([]uint32, DecodeChunk)
+// scratchOffsets is room for the payload offsets of a batch of n pages.
+func (e *Engine) scratchOffsets(n int) []uint32 {
+	if len(e.dec.offsets) < n {
+		e.dec.offsets = make([]uint32, n)
 	}
-	return e.dec.offsets
+	return e.dec.offsets[:n]
 }
 
 // Wait waits for the batch, fills status[:n] (when status is not nil) and,
@@ -297,6 +293,13 @@ func (p *DecodePending) collect() error {
 			return fmt.Errorf("%w: page %d has no status after the decode kernels ended", ErrFault, i)
 		}
 	}
+	if h := p.out.host; h != nil {
+		for i, w := range p.stat {
+			if w != DecodeOK {
+				clear(h.Pages[i][:]) // the DMA copied the device's page, which the kernel left as it was
+			}
+		}
+	}
 	if p.out.copy {
 		start := time.Now()
 		landing := dc.landing.Bytes
@@ -313,10 +316,11 @@ func (p *DecodePending) collect() error {
 }
 
 // grow makes the decoder's buffers hold a batch: in bytes of staging, n
-// pages of status and, with out, of device output and landing, and the
-// events of marks kernel marks; d.mu is held for reading. A buffer is
-// replaced by a larger one, with room to spare, only when it is too small.
-func (dc *decoder) grow(e *Engine, in, n int, out bool, marks int) error {
+// pages of status and of device output, with landing of pinned landing,
+// and the events of marks kernel marks; d.mu is held for reading. A
+// buffer is replaced by a larger one, with room to spare, only when it is
+// too small.
+func (dc *decoder) grow(e *Engine, in, n int, landing bool, marks int) error {
 	ctx := e.dev.ctx
 	var err error
 	if dc.streams[0] == nil {
@@ -325,7 +329,11 @@ func (dc *decoder) grow(e *Engine, in, n int, out bool, marks int) error {
 				return err
 			}
 		}
-		for _, ev := range []**cudart.Event{&dc.begin, &dc.end, &dc.join} {
+		events := []**cudart.Event{&dc.begin, &dc.end}
+		for i := range dc.joins {
+			events = append(events, &dc.joins[i])
+		}
+		for _, ev := range events {
 			if *ev, err = ctx.NewEvent(); err != nil {
 				return err
 			}
@@ -366,18 +374,23 @@ func (dc *decoder) grow(e *Engine, in, n int, out bool, marks int) error {
 		}
 		dc.statusCap = size
 	}
-	if out && n > dc.outCap {
-		dc.landing.Free()
+	if n > dc.outCap {
 		free(dc.dOut)
-		dc.landing, dc.dOut, dc.outCap = nil, 0, 0
+		dc.dOut, dc.outCap = 0, 0
 		size := roomy(n)
-		if dc.landing, err = ctx.HostAlloc(size * PageSize); err != nil {
-			return err
-		}
 		if dc.dOut, err = ctx.Alloc(size * PageSize); err != nil {
 			return err
 		}
 		dc.outCap = size
+	}
+	if landing && n > dc.landingCap {
+		dc.landing.Free()
+		dc.landing, dc.landingCap = nil, 0
+		size := roomy(n)
+		if dc.landing, err = ctx.HostAlloc(size * PageSize); err != nil {
+			return err
+		}
+		dc.landingCap = size
 	}
 	return nil
 }
@@ -397,7 +410,7 @@ func (dc *decoder) release(ctx *cudart.Context, live bool) {
 		for _, s := range dc.streams {
 			s.Destroy()
 		}
-		for _, ev := range append([]*cudart.Event{dc.begin, dc.end, dc.join}, dc.marks...) {
+		for _, ev := range append(append([]*cudart.Event{dc.begin, dc.end}, dc.joins[:]...), dc.marks...) {
 			ev.Destroy()
 		}
 	}

@@ -286,6 +286,12 @@ func lz4Only(cases []decodeCase) []decodeCase {
 // a page that decodes the same bytes, which are the original page's where
 // c has one; a page that fails has its output untouched (canary).
 func checkDecoded(c decodeCase, status uint32, out []byte) error {
+	return checkDecodedFailing(c, status, out, canary)
+}
+
+// checkDecodedFailing is checkDecoded where a page that fails holds
+// failed in every byte.
+func checkDecodedFailing(c decodeCase, status uint32, out []byte, failed byte) error {
 	var want [PageSize]byte
 	wantErr := fastlz4.DecodePage(&want, fastlz4.Kind(c.Kind), c.Data)
 	code, _ := SplitStatus(status)
@@ -305,8 +311,8 @@ func checkDecoded(c decodeCase, status uint32, out []byte) error {
 		return fmt.Errorf("error %q, fastlz4 %q", StatusError(status), wantErr)
 	}
 	if wantErr != nil {
-		if bytes.Count(out, []byte{canary}) != len(out) {
-			return fmt.Errorf("a failed page's output was written (%v)", wantErr)
+		if bytes.Count(out, []byte{failed}) != len(out) {
+			return fmt.Errorf("a failed page's output is not %#x in every byte (%v)", failed, wantErr)
 		}
 		return nil
 	}
