@@ -417,7 +417,7 @@ func (c *Compressor) DecompressBatch(pages []CompressedPage, dst []Page) error {
 	c.life.RLock()
 	defer c.life.RUnlock()
 	p := c.pool()
-	b := SelectDecodeBackend(len(pages), false)
+	b := SelectDecodeBackend(lz4Pages(pages), false)
 	if err := c.checkDecode(b, len(pages), len(dst)); err != nil {
 		return err
 	}

@@ -13,28 +13,44 @@ import (
 	"github.com/lz4warp/lz4warp/reference"
 )
 
-// GPUMinDecodeBatch is the fewest pages DecompressBuffer and
-// DecompressBufferAsync decode on the GPU, into a page-locked PageBuffer
-// (API-25). Measured on an H100 against its host's 16-core CPU
-// (results/2026-11-28-h100-decode), the GPU through a PageBuffer was
-// faster from 1,000 pages, the smallest batch measured, on both data sets.
-const GPUMinDecodeBatch = 1000
+// GPUMinDecodeBatch is the fewest LZ4 pages (KindLZ4) of a batch that
+// DecompressBuffer and DecompressBufferAsync decode on the GPU, into a
+// page-locked PageBuffer (API-25). Measured on an H200 against its host's
+// 16 cores (results/2026-11-28-h100-decode3), the GPU through a PageBuffer
+// led from 30,000 LZ4 pages and the CPU below (text: 34.8 against 30.2
+// GB/s of output at 30,000 pages, 24.3 against 27.0 at 10,000); same-filled
+// and raw pages decode on the CPU at the speed of its memory, faster than
+// they cross PCIe, so they do not count.
+const GPUMinDecodeBatch = 30000
 
-// SelectDecodeBackend chooses the backend that decodes a batch of n pages
-// (API-25). gpuBuffer reports that the pages go into a page-locked
-// PageBuffer of a Compressor with a GPU (DecompressBuffer): then the GPU
-// decodes batches of at least GPUMinDecodeBatch pages. Otherwise, and
-// always for DecompressBatch, whose pages go into Go memory, the fast
-// decoder decodes them in chunks over the workers (BackendSIMD, API-22),
-// a small batch on the calling goroutine. Into Go memory the GPU was slower
-// than the 16-core CPU at every batch size measured on the H100, since every
-// page crosses PCIe into staging memory and is then copied again. Every
-// backend gives the same pages and errors.
-func SelectDecodeBackend(n int, gpuBuffer bool) Backend {
-	if gpuBuffer && n >= GPUMinDecodeBatch {
+// SelectDecodeBackend chooses the backend that decodes a batch holding
+// lz4Pages pages of kind KindLZ4 (API-25). gpuBuffer reports that the
+// pages go into a page-locked PageBuffer of a Compressor with a GPU
+// (DecompressBuffer): then the GPU decodes batches of at least
+// GPUMinDecodeBatch LZ4 pages. Otherwise, and always for DecompressBatch,
+// whose pages go into Go memory, the fast decoder decodes them in chunks
+// over the workers (BackendSIMD, API-22), a small batch on the calling
+// goroutine. Into Go memory the GPU was slower than the 16-core CPU at
+// every batch size measured, since every page crosses PCIe into staging
+// memory and is then copied again. Every backend gives the same pages and
+// errors.
+func SelectDecodeBackend(lz4Pages int, gpuBuffer bool) Backend {
+	if gpuBuffer && lz4Pages >= GPUMinDecodeBatch {
 		return BackendGPU
 	}
 	return BackendSIMD
+}
+
+// lz4Pages counts the pages of kind KindLZ4, SelectDecodeBackend's measure
+// of a batch.
+func lz4Pages(pages []CompressedPage) int {
+	n := 0
+	for _, p := range pages {
+		if p.Kind == KindLZ4 {
+			n++
+		}
+	}
+	return n
 }
 
 // DecompressBatchOn decodes pages into dst on backend b, whatever their
@@ -313,7 +329,7 @@ func (c *Compressor) DecompressBuffer(buf *PageBuffer, pages []CompressedPage) e
 		return err
 	}
 	p := c.pool()
-	b := SelectDecodeBackend(len(pages), p != nil && buf.host != nil)
+	b := SelectDecodeBackend(lz4Pages(pages), p != nil && buf.host != nil)
 	return c.decompress(p, b, pages, buf.pages[:len(pages)], buf.host)
 }
 
@@ -337,13 +353,19 @@ type PendingDecode struct {
 // the payloads must not change, and the buffer takes no other batch. On
 // the CPU the batch is decoded before DecompressBufferAsync returns.
 func (c *Compressor) DecompressBufferAsync(buf *PageBuffer, pages []CompressedPage) (*PendingDecode, error) {
+	return c.decompressBufferAsync(buf, pages, SelectDecodeBackend(lz4Pages(pages), true))
+}
+
+// decompressBufferAsync is DecompressBufferAsync on the GPU where b is
+// BackendGPU and the buffer is page-locked on a Compressor with a GPU.
+func (c *Compressor) decompressBufferAsync(buf *PageBuffer, pages []CompressedPage, b Backend) (*PendingDecode, error) {
 	c.life.RLock()
 	defer c.life.RUnlock()
 	if err := c.checkBuffer(buf, len(pages)); err != nil {
 		return nil, err
 	}
 	p := &PendingDecode{c: c, buf: buf, pages: pages, dst: buf.pages[:len(pages)], start: time.Now()}
-	if gpu := c.pool(); gpu != nil && buf.host != nil && SelectDecodeBackend(len(pages), true) == BackendGPU {
+	if gpu := c.pool(); gpu != nil && buf.host != nil && b == BackendGPU {
 		gp, status, err := gpu.startDecompress(pages, buf.host)
 		if gp != nil {
 			p.gpu, p.pool = gp, gpu
@@ -356,7 +378,7 @@ func (c *Compressor) DecompressBufferAsync(buf *PageBuffer, pages []CompressedPa
 		p.err, p.done = c.finishDecode(gpu, pages, p.dst, status, nil, p.start), true
 		return p, nil
 	}
-	p.err, p.done = c.decompress(nil, SelectDecodeBackend(len(pages), false), pages, p.dst, nil), true
+	p.err, p.done = c.decompress(nil, BackendSIMD, pages, p.dst, nil), true
 	return p, nil
 }
 

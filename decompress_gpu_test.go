@@ -47,7 +47,7 @@ func sameDecode(t *testing.T, what string, got, want []Page, gotErr, wantErr err
 func TestDecompressOnGPU(t *testing.T) {
 	gputest.Require(t)
 	c := newGPUCompressor(t, 4096)
-	n := 10*GPUMinDecodeBatch + 1234
+	n := 11234
 	_, comp := decodeBatch(t, c, n)
 	want, wantErr := decodeOnCPUBackend(comp)
 	if wantErr == nil {
@@ -79,19 +79,31 @@ func TestDecompressOnGPU(t *testing.T) {
 	if !buf.Pinned() {
 		t.Fatal("the PageBuffer is not page-locked")
 	}
-	sameDecode(t, "DecompressBuffer", buf.Pages(), want, c.DecompressBuffer(buf, comp), wantErr)
+	if lz4Pages(comp) >= GPUMinDecodeBatch {
+		t.Fatalf("%d LZ4 pages, want fewer than GPUMinDecodeBatch", lz4Pages(comp))
+	}
+	pc, err := c.DecompressBufferAsync(buf, comp) // below the threshold: the CPU's
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pc.gpu != nil {
+		t.Fatal("DecompressBufferAsync started a GPU batch below GPUMinDecodeBatch LZ4 pages")
+	}
+	sameDecode(t, "DecompressBufferAsync on the CPU", buf.Pages(), want, pc.Wait(), wantErr)
 	clear(buf.Pages())
-	p, err := c.DecompressBufferAsync(buf, comp)
+	sameDecode(t, "DecompressBuffer on the GPU", buf.Pages(), want, c.DecompressBufferOn(buf, comp), wantErr)
+	clear(buf.Pages())
+	p, err := c.decompressBufferAsync(buf, comp, BackendGPU)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if p.gpu == nil {
 		t.Fatal("DecompressBufferAsync did not start a GPU batch")
 	}
-	sameDecode(t, "DecompressBufferAsync", buf.Pages(), want, p.Wait(), wantErr)
+	sameDecode(t, "DecompressBufferAsync on the GPU", buf.Pages(), want, p.Wait(), wantErr)
 	var de *DecodeError
 	errors.As(wantErr, &de)
-	if got, want := c.Stats().PagesDecompressed-before.PagesDecompressed, uint64(2*(n-len(de.Pages))+len(small)-countFailed(smallErr)); got != want {
+	if got, want := c.Stats().PagesDecompressed-before.PagesDecompressed, uint64(3*(n-len(de.Pages))+len(small)-countFailed(smallErr)); got != want {
 		t.Errorf("PagesDecompressed grew by %d, want %d", got, want)
 	}
 }
@@ -138,7 +150,7 @@ func TestDecompressFaultFallback(t *testing.T) {
 }
 
 // DecompressBufferOn decodes into buf on the GPU whatever the batch's size,
-// for the fault tests.
+// for the tests and benchmarks of the GPU's path.
 func (c *Compressor) DecompressBufferOn(buf *PageBuffer, pages []CompressedPage) error {
 	c.life.RLock()
 	defer c.life.RUnlock()

@@ -12,8 +12,9 @@ import (
 )
 
 // Checks API-25: into a page-locked buffer on a GPU, the GPU decodes from
-// GPUMinDecodeBatch pages; otherwise, and below it, the fast decoder in
-// chunks over the workers, whatever the batch's size.
+// GPUMinDecodeBatch LZ4 pages; otherwise, and below it, the fast decoder
+// in chunks over the workers, whatever the batch's size; lz4Pages counts
+// a batch's LZ4 pages alone.
 func TestSelectDecodeBackend(t *testing.T) {
 	for _, c := range []struct {
 		n         int
@@ -28,6 +29,10 @@ func TestSelectDecodeBackend(t *testing.T) {
 			t.Errorf("SelectDecodeBackend(%d, %v) = %v, want %v", c.n, c.gpuBuffer, got, c.want)
 		}
 	}
+	batch := []CompressedPage{{Kind: KindLZ4}, {Kind: KindSame}, {Kind: KindRaw}, {Kind: KindLZ4}, {Kind: PageKind(7)}}
+	if got := lz4Pages(batch); got != 2 {
+		t.Errorf("lz4Pages counts %d of a batch with 2 LZ4 pages", got)
+	}
 }
 
 // Checks API-25 and API-27 without a GPU: on a Compressor whose device
@@ -41,7 +46,7 @@ func TestDecodeStaysOnCPUFromGoMemory(t *testing.T) {
 	c := newCompressor(DefaultConfig())
 	c.gpu, c.devices = p, p
 	c.gpuOn.Store(true)
-	n := 4 * GPUMinDecodeBatch
+	n := 4000
 	_, comp := decodeBatch(t, c, n)
 	want, wantErr := decodeOnCPUBackend(comp)
 	got := make([]Page, n)

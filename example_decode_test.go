@@ -9,8 +9,8 @@ import (
 )
 
 // The backend that decodes a batch: the GPU only into a page-locked
-// PageBuffer (DecompressBuffer) and from GPUMinDecodeBatch pages; into Go
-// memory (DecompressBatch) the CPU, which is faster there (API-25).
+// PageBuffer (DecompressBuffer) and from GPUMinDecodeBatch LZ4 pages; into
+// Go memory (DecompressBatch) the CPU, which is faster there (API-25).
 func ExampleSelectDecodeBackend() {
 	fmt.Println(lz4warp.SelectDecodeBackend(500, true))
 	fmt.Println(lz4warp.SelectDecodeBackend(lz4warp.GPUMinDecodeBatch, true))
@@ -43,9 +43,10 @@ func ExampleCompressor_DecompressBatchOn() {
 	// Output: true 1 true
 }
 
-// Decode into a PageBuffer: with a GPU and from GPUMinDecodeBatch pages the
-// kernel writes the pages into the buffer's page-locked memory, so they
-// cross PCIe once; the way to decode large batches on the GPU.
+// Decode into a PageBuffer: with a GPU and from GPUMinDecodeBatch LZ4 pages
+// the GPU decodes and the DMA engine copies the pages into the buffer's
+// page-locked memory, so they cross PCIe once; the way to decode large
+// batches on the GPU.
 func ExampleCompressor_DecompressBuffer() {
 	c, err := lz4warp.NewCompressor(lz4warp.DefaultConfig())
 	if err != nil {

@@ -226,7 +226,7 @@ func TestMultiDeviceDecode(t *testing.T) {
 			}
 		}
 	}
-	split("DecompressBuffer", func() error { return c.DecompressBuffer(buf, res.Pages) }, buf.Pages()[:len(pages)])
+	split("DecompressBuffer on the GPU", func() error { return c.DecompressBufferOn(buf, res.Pages) }, buf.Pages()[:len(pages)])
 	got := make([]Page, len(pages))
 	split("DecompressBatchOn(gpu)", func() error { return c.DecompressBatchOn(BackendGPU, res.Pages, got) }, got)
 
@@ -244,7 +244,7 @@ func TestMultiDeviceDecode(t *testing.T) {
 	before := c.Stats().Devices
 	pending := make([]*PendingDecode, len(bufs))
 	for k, b := range bufs {
-		if pending[k], err = c.DecompressBufferAsync(b, res.Pages[k*stream/2:k*stream/2+stream]); err != nil {
+		if pending[k], err = c.decompressBufferAsync(b, res.Pages[k*stream/2:k*stream/2+stream], BackendGPU); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -40,6 +40,7 @@ type world struct {
 	corrupted     map[int]bool
 	dst           []lz4warp.Page
 	decodeErr     error
+	bufferOnGPU   bool // the last batch decoded into a page buffer went to the GPUs whole
 	hashInput     uint32
 	gpuStatus     string
 	gpuRequestErr error

@@ -202,8 +202,9 @@ func (e *Engine) queueDecode(p *DecodePending, pages []Output) error {
 				return nil
 			},
 		}
-		fault = NoFault
-		return runSteps(steps)
+		err := runSteps(steps)
+		fault = NoFault // injected into the first chunk only
+		return err
 	})
 	if err != nil {
 		return err
