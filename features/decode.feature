@@ -54,7 +54,7 @@ Feature: Decompression on every backend
   @gpu @API-25 @API-27 @GPU-11 @RT-17
   Scenario: A large batch decodes alike on every backend and on the GPU into a page buffer
     Given a GPU batch compressor with the default configuration
-    And a mixed batch of 60000 pages
+    And a mixed batch of 96000 pages
     When the batch is compressed
     And page 11 is corrupted by dropping the last byte of its payload
     And the batch is decompressed on every backend

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Seventh call, on two GPUs of one host (nvidia-h200-x2): the tests of the
-# decode rule's change (4d0fd66): the decode API tests, the multi-device
+# Seventh and eighth calls, asked for two GPUs of one host (nvidia-h200-x2,
+# not lent then) and run on one H200, where the multi-device tests skip:
+# the tests of the decode rule's change (4d0fd66): the decode API tests, the multi-device
 # tests (MD-10's split and stream of DecompressBufferAsync on the GPU
-# path) and the GPU features (the decode feature's 60,000 pages decoded on
+# path) and the GPU features (the decode feature's 96,000 mixed pages, 32,000 of them LZ4, decoded on
 # the GPU into a page buffer).
 #   build (here): B=build/dec9.
 set -o pipefail
