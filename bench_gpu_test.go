@@ -279,7 +279,9 @@ func median(d []time.Duration) time.Duration {
 // 64MiB-registered-thp), and the same 64 MiB of Go memory in back-to-back
 // copies of the sizes of the engine's chunks (64MiB-registered-in-*); and
 // one 64 MiB device-to-host copy into the driver's pinned memory
-// (64MiB-to-host, d2h-GB/s), the direction decoded pages take.
+// (64MiB-to-host, d2h-GB/s), the direction decoded pages take, and into
+// the registered Go memory and huge pages (64MiB-registered-to-host,
+// 64MiB-registered-thp-to-host), as into a PageBuffer.
 func BenchmarkPinnedH2D(b *testing.B) {
 	gputest.Require(b)
 	const size = 64 << 20
@@ -325,6 +327,7 @@ func BenchmarkPinnedH2D(b *testing.B) {
 		{"64MiB-registered-in-8MiB-copies", goMem, 8 << 20},
 		{"64MiB-registered-in-2MiB-copies", goMem, 2 << 20},
 		{"64MiB-to-host", host.Bytes, size},
+		{"64MiB-registered-to-host", goMem, size}, {"64MiB-registered-thp-to-host", thp, size},
 	} {
 		toHost := strings.HasSuffix(src.name, "to-host")
 		b.Run(src.name, func(b *testing.B) {

@@ -7,13 +7,11 @@ import (
 	"sync/atomic"
 )
 
-// decodeStreams is the streams that take a decode batch's chunks in turn.
-const decodeStreams = 2
-
-// DecodeChunk is the most pages of one decode launch: a batch's chunks go
-// to two streams in turn, so that one chunk's payloads cross PCIe while
-// the kernel decodes the chunk before, and the host lays out the next
-// (RT-17).
+// DecodeChunk is the most pages of one decode launch: a batch's chunks
+// are copied in, decoded and copied out on three streams, so that one
+// chunk's payloads cross PCIe while the kernel decodes the chunk before
+// and the pages of the one before that go out, and the host lays out the
+// next (RT-17).
 const DecodeChunk = 8192
 
 // firstDecodeChunk is the size of a batch's first chunk, which the device

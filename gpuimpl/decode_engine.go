@@ -9,17 +9,17 @@ import (
 	"github.com/lz4warp/lz4warp/internal/cudart"
 )
 
-// decoder is an engine's decode state (RT-17): the streams that take a
-// batch's chunks in turn, its events, a pinned staging buffer of the
+// decoder is an engine's decode state (RT-17): the streams of the copies
+// in, the kernels and the copies out, its events, a pinned staging buffer of the
 // chunks' descriptors and payloads and its device copy, the device's
 // output pages and their pinned landing place for batches copied out, and
 // the status words, which the kernel writes through their mapping. The
 // buffers grow as batches need them and go with the ring (release).
 type decoder struct {
-	streams    [decodeStreams]*cudart.Stream
+	in, run    *cudart.Stream // the copies in; the kernels
+	out        *cudart.Stream // the copies out, and the batch's end
 	begin, end *cudart.Event
-	joins      [decodeStreams - 1]*cudart.Event // the other streams' last work, which end waits for
-	marks      []*cudart.Event                  // before and after each chunk's kernel
+	marks      []*cudart.Event // per chunk: its copy in done, its kernel's start and end
 	staging    *cudart.HostBuffer
 	dIn        cudart.DevicePtr
 	dOut       cudart.DevicePtr
@@ -48,7 +48,7 @@ type DecodePending struct {
 	n     int
 	out   decodeOut
 	gen   int
-	marks int // the chunks' kernel marks used: 2 per chunk
+	marks int // the chunks' marks used: decodeMarks per chunk
 	t     Timings
 	err   error // set when the batch failed before it was queued whole
 	done  bool
@@ -155,20 +155,15 @@ func (e *Engine) queueDecode(p *DecodePending, pages []Output) error {
 	n := len(pages)
 	b := layoutBatch(pages, e.scratchOffsets(n))
 	chunks := len(b.sizes)
-	if err := e.dec.grow(e, b.size, n, p.out.copy, 2*chunks); err != nil {
+	if err := e.dec.grow(e, b.size, n, p.out.copy, decodeMarks*chunks); err != nil {
 		return err
 	}
 	dc := &e.dec
 	for i := range dc.status.Bytes[:4*n] {
 		dc.status.Bytes[i] = 0xff // noStatus: no status the kernel writes
 	}
-	if err := dc.begin.Record(dc.streams[0]); err != nil {
+	if err := dc.begin.Record(dc.in); err != nil {
 		return err
-	}
-	for _, s := range dc.streams[1:] {
-		if err := s.Wait(dc.begin); err != nil {
-			return err
-		}
 	}
 	start := time.Now()
 	err = b.fill(dc.staging.Bytes, pages, func(k int, piece []byte, lo int) error {
@@ -176,28 +171,31 @@ func (e *Engine) queueDecode(p *DecodePending, pages []Output) error {
 			p.t.Stage = time.Since(start)
 		}
 		cn := b.sizes[k]
-		s := dc.streams[k%decodeStreams]
 		in := dc.dIn + cudart.DevicePtr(b.pieces[k])
 		out := dc.dOut + cudart.DevicePtr(lo*PageSize)
 		block := cudart.Dim{X: DecodeThreads}
 		statusAt := uint64(dc.status.Device) + uint64(4*lo)
+		copied, started, ended := dc.marks[decodeMarks*k], dc.marks[decodeMarks*k+1], dc.marks[decodeMarks*k+2]
 		steps := []func() error{
-			func() error { return s.CopyHtoD(in, piece) },
-			func() error { return dc.marks[2*k].Record(s) },
+			func() error { return dc.in.CopyHtoD(in, piece) },
+			func() error { return copied.Record(dc.in) },
+			func() error { return dc.run.Wait(copied) },
+			func() error { return started.Record(dc.run) },
 			func() error {
-				if trapped, err := e.injectLaunchFault(fault, s, &statusAt, &block); trapped {
+				if trapped, err := e.injectLaunchFault(fault, dc.run, &statusAt, &block); trapped {
 					return err
 				}
-				return s.Launch(e.dev.decode, cudart.Dim{X: DecodeBlocks(cn)}, block, 0,
+				return dc.run.Launch(e.dev.decode, cudart.Dim{X: DecodeBlocks(cn)}, block, 0,
 					uint64(in), uint64(in)+uint64(b.layouts[k].payload), uint64(out), statusAt, uint64(cn))
 			},
-			func() error { return dc.marks[2*k+1].Record(s) },
+			func() error { return ended.Record(dc.run) },
+			func() error { return dc.out.Wait(ended) },
 			func() error {
 				switch {
 				case p.out.host != nil:
-					return s.CopyDtoH(pageBytes(p.out.host.Pages[lo:lo+cn]), out)
+					return dc.out.CopyDtoH(pageBytes(p.out.host.Pages[lo:lo+cn]), out)
 				case p.out.copy:
-					return s.CopyDtoH(dc.landing.Bytes[lo*PageSize:(lo+cn)*PageSize], out)
+					return dc.out.CopyDtoH(dc.landing.Bytes[lo*PageSize:(lo+cn)*PageSize], out)
 				}
 				return nil
 			},
@@ -209,17 +207,13 @@ func (e *Engine) queueDecode(p *DecodePending, pages []Output) error {
 	if err != nil {
 		return err
 	}
-	p.marks = 2 * chunks
-	for i, join := range dc.joins {
-		if err := join.Record(dc.streams[i+1]); err != nil {
-			return err
-		}
-		if err := dc.streams[0].Wait(join); err != nil {
-			return err
-		}
-	}
-	return dc.end.Record(dc.streams[0])
+	p.marks = decodeMarks * chunks
+	return dc.end.Record(dc.out)
 }
+
+// decodeMarks is the events a decode chunk records: its copy in done, its
+// kernel's start and end.
+const decodeMarks = 3
 
 // scratchOffsets is room for the payload offsets of a batch of n pages.
 func (e *Engine) scratchOffsets(n int) []uint32 {
@@ -280,8 +274,8 @@ func (p *DecodePending) collect() error {
 	if p.t.Total, err = dc.begin.Elapsed(dc.end); err != nil {
 		return err
 	}
-	for k := 0; k < p.marks; k += 2 {
-		dt, err := dc.marks[k].Elapsed(dc.marks[k+1])
+	for k := 0; k < p.marks; k += decodeMarks {
+		dt, err := dc.marks[k+1].Elapsed(dc.marks[k+2])
 		if err != nil {
 			return err
 		}
@@ -318,23 +312,19 @@ func (p *DecodePending) collect() error {
 
 // grow makes the decoder's buffers hold a batch: in bytes of staging, n
 // pages of status and of device output, with landing of pinned landing,
-// and the events of marks kernel marks; d.mu is held for reading. A
+// and marks events of the chunks' marks; d.mu is held for reading. A
 // buffer is replaced by a larger one, with room to spare, only when it is
 // too small.
 func (dc *decoder) grow(e *Engine, in, n int, landing bool, marks int) error {
 	ctx := e.dev.ctx
 	var err error
-	if dc.streams[0] == nil {
-		for i := range dc.streams {
-			if dc.streams[i], err = ctx.NewStream(); err != nil {
+	if dc.in == nil {
+		for _, s := range []**cudart.Stream{&dc.in, &dc.run, &dc.out} {
+			if *s, err = ctx.NewStream(); err != nil {
 				return err
 			}
 		}
-		events := []**cudart.Event{&dc.begin, &dc.end}
-		for i := range dc.joins {
-			events = append(events, &dc.joins[i])
-		}
-		for _, ev := range events {
+		for _, ev := range []**cudart.Event{&dc.begin, &dc.end} {
 			if *ev, err = ctx.NewEvent(); err != nil {
 				return err
 			}
@@ -408,10 +398,10 @@ func (dc *decoder) release(ctx *cudart.Context, live bool) {
 				ctx.Free(p)
 			}
 		}
-		for _, s := range dc.streams {
+		for _, s := range []*cudart.Stream{dc.in, dc.run, dc.out} {
 			s.Destroy()
 		}
-		for _, ev := range append(append([]*cudart.Event{dc.begin, dc.end}, dc.joins[:]...), dc.marks...) {
+		for _, ev := range append([]*cudart.Event{dc.begin, dc.end}, dc.marks...) {
 			ev.Destroy()
 		}
 	}
