@@ -16,7 +16,7 @@ import (
 // GPUMinDecodeBatch is the fewest LZ4 pages (KindLZ4) of a batch that
 // DecompressBuffer and DecompressBufferAsync decode on the GPU, into a
 // page-locked PageBuffer (API-25). Measured on an H200 against its host's
-// 16 cores (results/2026-11-28-h100-decode3), the GPU through a PageBuffer
+// 16 cores (results/2026-11-28-h200-decode3), the GPU through a PageBuffer
 // led from 30,000 LZ4 pages and the CPU below (text: 34.8 against 30.2
 // GB/s of output at 30,000 pages, 24.3 against 27.0 at 10,000); same-filled
 // and raw pages decode on the CPU at the speed of its memory, faster than
