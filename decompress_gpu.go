@@ -318,7 +318,7 @@ func outputs(pages []CompressedPage) []gpuimpl.Output {
 // DecompressBuffer decodes pages into buf.Pages()[:len(pages)] with the
 // pages, errors, fallbacks and statistics of DecompressBatch, on the
 // backend SelectDecodeBackend picks for a page-locked buffer (API-25,
-// API-27): from GPUMinDecodeBatch pages the GPU, whose decoded pages the
+// API-27): from GPUMinDecodeBatch LZ4 pages the GPU, whose decoded pages the
 // DMA engine copies into the buffer, so that the pages cross PCIe once
 // and the host copies none of them. A buffer that is not
 // page-locked, or a Compressor without a GPU, decodes on the CPU.
