@@ -27,14 +27,14 @@ bench:
 
 FUZZTIME ?= 30s
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzDecompressBlock -fuzztime $(FUZZTIME) ./reference
-	$(GO) test -run '^$$' -fuzz FuzzDecodePage -fuzztime $(FUZZTIME) ./reference
-	$(GO) test -run '^$$' -fuzz FuzzDecompressBatch -fuzztime $(FUZZTIME) .
-	$(GO) test -run '^$$' -fuzz FuzzDecodeBlock -fuzztime $(FUZZTIME) ./internal/fastlz4
-	$(GO) test -run '^$$' -fuzz FuzzEncodeMatchesReference -fuzztime $(FUZZTIME) ./internal/fastlz4
-	$(GO) test -run '^$$' -fuzz FuzzReader -fuzztime $(FUZZTIME) ./internal/lz4frame
-	$(GO) test -run '^$$' -fuzz '^FuzzReader$$' -fuzztime $(FUZZTIME) .
-	$(GO) test -run '^$$' -fuzz FuzzDecompressBlockPrefix -fuzztime $(FUZZTIME) ./internal/fastlz4
+	GO=$(GO) bash scripts/fuzz.sh ./reference FuzzDecompressBlock $(FUZZTIME)
+	GO=$(GO) bash scripts/fuzz.sh ./reference FuzzDecodePage $(FUZZTIME)
+	GO=$(GO) bash scripts/fuzz.sh . FuzzDecompressBatch $(FUZZTIME)
+	GO=$(GO) bash scripts/fuzz.sh ./internal/fastlz4 FuzzDecodeBlock $(FUZZTIME)
+	GO=$(GO) bash scripts/fuzz.sh ./internal/fastlz4 FuzzEncodeMatchesReference $(FUZZTIME)
+	GO=$(GO) bash scripts/fuzz.sh ./internal/lz4frame FuzzReader $(FUZZTIME)
+	GO=$(GO) bash scripts/fuzz.sh . '^FuzzReader$$' $(FUZZTIME)
+	GO=$(GO) bash scripts/fuzz.sh ./internal/fastlz4 FuzzDecompressBlockPrefix $(FUZZTIME)
 
 STATICCHECK := $(shell $(GO) env GOPATH)/bin/staticcheck
 $(STATICCHECK):

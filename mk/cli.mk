@@ -35,4 +35,4 @@ endif
 # Fuzz the frame reader (FUZZTIME as for make fuzz).
 .PHONY: fuzz-lz4frame
 fuzz-lz4frame:
-	$(GO) test -run '^$$' -fuzz FuzzReader -fuzztime $(or $(FUZZTIME),30s) ./internal/lz4frame
+	GO=$(GO) bash scripts/fuzz.sh ./internal/lz4frame FuzzReader $(or $(FUZZTIME),30s)

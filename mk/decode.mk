@@ -21,4 +21,4 @@ decode-corpus: lz4-tool
 	$(GO) test -count=1 -run '^TestWriteLiblz4Corpus$$' ./gpuimpl -args -liblz4.out=$(abspath $(DECODE_CORPUS))
 
 fuzz-decode:
-	$(GO) test -run '^$$' -fuzz FuzzDecodeKernel -fuzztime $(or $(FUZZTIME),30s) ./gpuimpl
+	GO=$(GO) bash scripts/fuzz.sh ./gpuimpl FuzzDecodeKernel $(or $(FUZZTIME),30s)

@@ -18,4 +18,4 @@ cli-h100: lz4-tool
 
 # The Reader against the lz4 command's verdicts (FUZZTIME as for make fuzz).
 fuzz-streams:
-	$(GO) test -run '^$$' -fuzz '^FuzzReader$$' -fuzztime $(or $(FUZZTIME),30s) .
+	GO=$(GO) bash scripts/fuzz.sh . '^FuzzReader$$' $(or $(FUZZTIME),30s)
