@@ -98,20 +98,23 @@ func stage(dst, src []byte) {
 const fillGrain = 128
 
 // batchLayout is a decode batch's chunks in the staging buffer: chunk k
-// holds sizes[k] pages, laid out by layouts[k] at byte pieces[k].
+// holds sizes[k] pages from page firsts[k], laid out by layouts[k] at
+// byte pieces[k].
 type batchLayout struct {
-	sizes   []int
-	layouts []decodeLayout
-	pieces  []int
-	size    int // bytes of staging the batch takes
+	sizes, firsts []int
+	layouts       []decodeLayout
+	pieces        []int
+	size          int // bytes of staging the batch takes
 }
 
 // layoutBatch lays out a batch of pages in chunks (decodeChunks), each
 // chunk's piece on a 256-byte boundary; offsets has room for len(pages).
 func layoutBatch(pages []Output, offsets []uint32) batchLayout {
 	b := batchLayout{sizes: decodeChunks(len(pages))}
-	b.layouts, b.pieces = make([]decodeLayout, len(b.sizes)), make([]int, len(b.sizes))
+	b.firsts, b.pieces = make([]int, len(b.sizes)), make([]int, len(b.sizes))
+	b.layouts = make([]decodeLayout, len(b.sizes))
 	for k, lo := 0, 0; k < len(b.sizes); lo, k = lo+b.sizes[k], k+1 {
+		b.firsts[k] = lo
 		b.layouts[k] = layoutChunk(pages[lo:lo+b.sizes[k]], offsets[lo:lo+b.sizes[k]])
 		b.pieces[k] = b.size
 		b.size += (b.layouts[k].size + 255) &^ 255
@@ -127,12 +130,12 @@ func layoutBatch(pages []Output, offsets []uint32) batchLayout {
 // for the batch: waking the cores of an idle process takes some hundreds
 // of microseconds, which one wake a chunk paid again and again.
 func (b batchLayout) fill(staging []byte, pages []Output, ready func(k int, piece []byte, lo int) error) error {
-	type task struct{ chunk, lo, hi, first int }
+	type task struct{ chunk, lo, hi int }
 	var tasks []task
 	need := make([]int32, len(b.sizes))
-	for k, first := 0, 0; k < len(b.sizes); first, k = first+b.sizes[k], k+1 {
-		for lo := 0; lo < b.sizes[k]; lo += fillGrain {
-			tasks = append(tasks, task{k, lo, min(lo+fillGrain, b.sizes[k]), first})
+	for k, n := range b.sizes {
+		for lo := 0; lo < n; lo += fillGrain {
+			tasks = append(tasks, task{k, lo, min(lo+fillGrain, n)})
 			need[k]++
 		}
 	}
@@ -145,7 +148,8 @@ func (b batchLayout) fill(staging []byte, pages []Output, ready func(k int, piec
 			return false
 		}
 		t := tasks[i]
-		b.layouts[t.chunk].fillRange(piece(t.chunk), pages[t.first:t.first+b.sizes[t.chunk]], t.lo, t.hi)
+		first := b.firsts[t.chunk]
+		b.layouts[t.chunk].fillRange(piece(t.chunk), pages[first:first+b.sizes[t.chunk]], t.lo, t.hi)
 		done[t.chunk].Add(1)
 		return true
 	}
@@ -159,13 +163,13 @@ func (b batchLayout) fill(staging []byte, pages []Output, ready func(k int, piec
 		}()
 	}
 	var err error
-	for k, lo := 0, 0; k < len(b.sizes) && err == nil; lo, k = lo+b.sizes[k], k+1 {
+	for k := 0; k < len(b.sizes) && err == nil; k++ {
 		for done[k].Load() < need[k] {
 			if !work() {
 				runtime.Gosched()
 			}
 		}
-		err = ready(k, piece(k), lo)
+		err = ready(k, piece(k), b.firsts[k])
 	}
 	if err != nil {
 		next.Store(int64(len(tasks))) // the tasks left are not needed

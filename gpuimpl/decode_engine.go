@@ -10,11 +10,12 @@ import (
 )
 
 // decoder is an engine's decode state (RT-17): the streams of the copies
-// in, the kernels and the copies out, its events, a pinned staging buffer of the
-// chunks' descriptors and payloads and its device copy, the device's
-// output pages and their pinned landing place for batches copied out, and
-// the status words, which the kernel writes through their mapping. The
-// buffers grow as batches need them and go with the ring (release).
+// in, the kernels and the copies out, its events, a pinned staging buffer
+// of the chunks' descriptors and payloads and its device copy, the
+// device's output pages and their pinned landing place for batches copied
+// out, and the status words, which the kernel writes through their
+// mapping. The buffers grow as batches need them and go with the ring
+// (release).
 type decoder struct {
 	in, run    *cudart.Stream // the copies in; the kernels
 	out        *cudart.Stream // the copies out, and the batch's end
