@@ -48,8 +48,10 @@ type Compressor struct {
 	// lastTimings are the last GPU batch's timings, host shares included,
 	// for the benchmarks.
 	lastTimings gpuimpl.Timings
-	statsMu     sync.Mutex
-	stats       Stats
+	// share is the GPU's share of a DecompressBuffer batch (API-29).
+	share   decodeShare
+	statsMu sync.Mutex
+	stats   Stats
 }
 
 // NewCompressor returns a Compressor that picks the backend of each batch
@@ -417,7 +419,7 @@ func (c *Compressor) DecompressBatch(pages []CompressedPage, dst []Page) error {
 	c.life.RLock()
 	defer c.life.RUnlock()
 	p := c.pool()
-	b := SelectDecodeBackend(lz4Pages(pages), false)
+	b := SelectDecodeBackend(storedCompressed(pages), false)
 	if err := c.checkDecode(b, len(pages), len(dst)); err != nil {
 		return err
 	}

@@ -13,40 +13,41 @@ import (
 	"github.com/lz4warp/lz4warp/reference"
 )
 
-// GPUMinDecodeBatch is the fewest LZ4 pages (KindLZ4) of a batch that
-// DecompressBuffer and DecompressBufferAsync decode on the GPU, into a
-// page-locked PageBuffer (API-25). Measured on an H200 against its host's
-// 16 cores (results/2026-11-28-h200-decode3), the GPU through a PageBuffer
-// led from 30,000 LZ4 pages and the CPU below (text: 34.8 against 30.2
-// GB/s of output at 30,000 pages, 24.3 against 27.0 at 10,000); same-filled
-// and raw pages decode on the CPU at the speed of its memory, faster than
-// they cross PCIe, so they do not count.
-const GPUMinDecodeBatch = 30000
+// GPUMinDecodeBatch is the fewest pages stored compressed (KindSame and
+// KindLZ4) of a batch that DecompressBuffer decodes with the GPU, into a
+// page-locked PageBuffer, the CPU decoding a share of it meanwhile
+// (API-25, API-29). Measured on an H200 against its host's 16 cores
+// (results/2026-11-28-gpu-decode5), the shared batch led the CPU from
+// 10,000 pages on text, binaries, mixed and core-dump pages, was level at
+// 3,000 and trailed at 1,000; raw pages, which cross PCIe both ways
+// whole, do not count: on random pages the CPU alone stayed ahead.
+const GPUMinDecodeBatch = 6000
 
 // SelectDecodeBackend chooses the backend that decodes a batch holding
-// lz4Pages pages of kind KindLZ4 (API-25). gpuBuffer reports that the
-// pages go into a page-locked PageBuffer of a Compressor with a GPU
-// (DecompressBuffer): then the GPU decodes batches of at least
-// GPUMinDecodeBatch LZ4 pages. Otherwise, and always for DecompressBatch,
-// whose pages go into Go memory, the fast decoder decodes them in chunks
-// over the workers (BackendSIMD, API-22), a small batch on the calling
+// compressed pages stored compressed (KindSame or KindLZ4), not raw
+// (API-25). gpuBuffer reports that the pages go into a page-locked
+// PageBuffer of a Compressor with a GPU (DecompressBuffer): then the GPU
+// decodes batches of at least GPUMinDecodeBatch such pages, sharing them
+// with the CPU (API-29). Otherwise, and always for DecompressBatch, whose
+// pages go into Go memory, the fast decoder decodes them in chunks over
+// the workers (BackendSIMD, API-22), a small batch on the calling
 // goroutine. Into Go memory the GPU was slower than the 16-core CPU at
 // every batch size measured, since every page crosses PCIe into staging
 // memory and is then copied again. Every backend gives the same pages and
 // errors.
-func SelectDecodeBackend(lz4Pages int, gpuBuffer bool) Backend {
-	if gpuBuffer && lz4Pages >= GPUMinDecodeBatch {
+func SelectDecodeBackend(compressed int, gpuBuffer bool) Backend {
+	if gpuBuffer && compressed >= GPUMinDecodeBatch {
 		return BackendGPU
 	}
 	return BackendSIMD
 }
 
-// lz4Pages counts the pages of kind KindLZ4, SelectDecodeBackend's measure
-// of a batch.
-func lz4Pages(pages []CompressedPage) int {
+// storedCompressed counts the pages of kind KindSame or KindLZ4,
+// SelectDecodeBackend's measure of a batch.
+func storedCompressed(pages []CompressedPage) int {
 	n := 0
 	for _, p := range pages {
-		if p.Kind == KindLZ4 {
+		if p.Kind == KindSame || p.Kind == KindLZ4 {
 			n++
 		}
 	}
@@ -109,10 +110,19 @@ func (c *Compressor) finishDecode(p *devicePool, pages []CompressedPage, dst []P
 	if gerr != nil {
 		return gerr
 	}
+	err := c.gpuDecodeErr(p, pages, dst, status)
+	c.accountDecode(len(pages), err, start)
+	return err
+}
+
+// gpuDecodeErr is the error of the GPU's decode batch from its statuses
+// (decodeErrors), or where no GPU decoded it (status nil, after faults)
+// that of the batch decoded on the CPU, counted as a fallback (API-15).
+func (c *Compressor) gpuDecodeErr(p *devicePool, pages []CompressedPage, dst []Page, status []uint32) error {
 	var err error
 	if status != nil {
 		err = decodeErrors(pages, dst, status)
-	} else {
+	} else if len(pages) > 0 {
 		c.statsMu.Lock()
 		c.stats.GPUFallbacks++
 		c.statsMu.Unlock()
@@ -121,7 +131,6 @@ func (c *Compressor) finishDecode(p *devicePool, pages []CompressedPage, dst []P
 	if p != nil {
 		c.dropLostGPUs(p)
 	}
-	c.accountDecode(len(pages), err, start)
 	return err
 }
 
@@ -318,10 +327,12 @@ func outputs(pages []CompressedPage) []gpuimpl.Output {
 // DecompressBuffer decodes pages into buf.Pages()[:len(pages)] with the
 // pages, errors, fallbacks and statistics of DecompressBatch, on the
 // backend SelectDecodeBackend picks for a page-locked buffer (API-25,
-// API-27): from GPUMinDecodeBatch LZ4 pages the GPU, whose decoded pages the
-// DMA engine copies into the buffer, so that the pages cross PCIe once
-// and the host copies none of them. A buffer that is not
-// page-locked, or a Compressor without a GPU, decodes on the CPU.
+// API-27): from GPUMinDecodeBatch compressed pages the GPU and the CPU at
+// once (API-29). The GPU decodes the batch's first pages, which the DMA
+// engine copies into the buffer, so that they cross PCIe once, while the
+// workers decode the others; the share follows the two sides' measured
+// speeds. A buffer that is not page-locked, or a Compressor without a
+// GPU, decodes on the CPU.
 func (c *Compressor) DecompressBuffer(buf *PageBuffer, pages []CompressedPage) error {
 	c.life.RLock()
 	defer c.life.RUnlock()
@@ -329,8 +340,10 @@ func (c *Compressor) DecompressBuffer(buf *PageBuffer, pages []CompressedPage) e
 		return err
 	}
 	p := c.pool()
-	b := SelectDecodeBackend(lz4Pages(pages), p != nil && buf.host != nil)
-	return c.decompress(p, b, pages, buf.pages[:len(pages)], buf.host)
+	if SelectDecodeBackend(storedCompressed(pages), p != nil && buf.host != nil) == BackendGPU {
+		return c.decompressShared(p, pages, buf.pages[:len(pages)], buf.host)
+	}
+	return c.decompress(nil, BackendSIMD, pages, buf.pages[:len(pages)], nil)
 }
 
 // PendingDecode is a decode batch that DecompressBufferAsync started
@@ -347,13 +360,15 @@ type PendingDecode struct {
 	done  bool
 }
 
-// DecompressBufferAsync starts decoding pages into buf.Pages() as
-// DecompressBuffer would and returns without waiting for the GPU; Wait
-// returns the batch's error (API-27). Until then the buffer's pages and
-// the payloads must not change, and the buffer takes no other batch. On
-// the CPU the batch is decoded before DecompressBufferAsync returns.
+// DecompressBufferAsync starts decoding pages into buf.Pages() and
+// returns without waiting for the GPU; Wait returns the batch's error
+// (API-27). From GPUMinDecodeBatch compressed pages (SelectDecodeBackend)
+// the GPU decodes the whole batch, leaving the CPU to the caller; below
+// it, or without a GPU or a page-locked buffer, the CPU decodes the batch
+// before DecompressBufferAsync returns. Until Wait the buffer's pages and
+// the payloads must not change, and the buffer takes no other batch.
 func (c *Compressor) DecompressBufferAsync(buf *PageBuffer, pages []CompressedPage) (*PendingDecode, error) {
-	return c.decompressBufferAsync(buf, pages, SelectDecodeBackend(lz4Pages(pages), true))
+	return c.decompressBufferAsync(buf, pages, SelectDecodeBackend(storedCompressed(pages), true))
 }
 
 // decompressBufferAsync is DecompressBufferAsync on the GPU where b is

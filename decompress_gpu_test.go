@@ -79,17 +79,17 @@ func TestDecompressOnGPU(t *testing.T) {
 	if !buf.Pinned() {
 		t.Fatal("the PageBuffer is not page-locked")
 	}
-	if lz4Pages(comp) >= GPUMinDecodeBatch {
-		t.Fatalf("%d LZ4 pages, want fewer than GPUMinDecodeBatch", lz4Pages(comp))
+	if storedCompressed(small) >= GPUMinDecodeBatch {
+		t.Fatalf("%d compressed pages, want fewer than GPUMinDecodeBatch", storedCompressed(small))
 	}
-	pc, err := c.DecompressBufferAsync(buf, comp) // below the threshold: the CPU's
+	pc, err := c.DecompressBufferAsync(buf, small) // below the threshold: the CPU's
 	if err != nil {
 		t.Fatal(err)
 	}
 	if pc.gpu != nil {
-		t.Fatal("DecompressBufferAsync started a GPU batch below GPUMinDecodeBatch LZ4 pages")
+		t.Fatal("DecompressBufferAsync started a GPU batch below GPUMinDecodeBatch compressed pages")
 	}
-	sameDecode(t, "DecompressBufferAsync on the CPU", buf.Pages(), want, pc.Wait(), wantErr)
+	sameDecode(t, "DecompressBufferAsync on the CPU", buf.Pages()[:len(small)], smallWant, pc.Wait(), smallErr)
 	clear(buf.Pages())
 	sameDecode(t, "DecompressBuffer on the GPU", buf.Pages(), want, c.DecompressBufferOn(buf, comp), wantErr)
 	clear(buf.Pages())
@@ -103,7 +103,7 @@ func TestDecompressOnGPU(t *testing.T) {
 	sameDecode(t, "DecompressBufferAsync on the GPU", buf.Pages(), want, p.Wait(), wantErr)
 	var de *DecodeError
 	errors.As(wantErr, &de)
-	if got, want := c.Stats().PagesDecompressed-before.PagesDecompressed, uint64(3*(n-len(de.Pages))+len(small)-countFailed(smallErr)); got != want {
+	if got, want := c.Stats().PagesDecompressed-before.PagesDecompressed, uint64(2*(n-len(de.Pages))+2*(len(small)-countFailed(smallErr))); got != want {
 		t.Errorf("PagesDecompressed grew by %d, want %d", got, want)
 	}
 }
@@ -149,6 +149,65 @@ func TestDecompressFaultFallback(t *testing.T) {
 	}
 }
 
+// Checks API-29, API-15: DecompressBuffer's GPU batch is shared with the
+// CPU, the devices decoding the share's first pages and the workers the
+// others, whatever the share the CPU's pages and *DecodeError, damaged
+// pages on both sides; after a fault the CPU decodes the GPU's pages too.
+func TestDecompressShared(t *testing.T) {
+	gputest.Require(t)
+	c := newGPUCompressor(t, 4096)
+	n := 11234
+	_, comp := decodeBatch(t, c, n)
+	want, wantErr := decodeOnCPUBackend(comp)
+	buf, err := c.NewPageBuffer(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer buf.Close()
+	decoded := func() (sum uint64) {
+		for _, d := range c.Stats().Devices {
+			sum += d.PagesDecoded
+		}
+		return sum
+	}
+	var de *DecodeError
+	errors.As(wantErr, &de)
+	for round := range 5 {
+		g := c.share.split(n)
+		if g <= 0 || g >= n {
+			t.Fatalf("round %d: the GPU's share is %d of %d pages", round, g, n)
+		}
+		if de.Pages[0].Index >= g || de.Pages[len(de.Pages)-1].Index < g {
+			t.Fatalf("round %d: no damaged page on one side of %d", round, g)
+		}
+		before := decoded()
+		clear(buf.Pages())
+		sameDecode(t, fmt.Sprintf("round %d", round), buf.Pages(), want, c.decompressBufferShared(buf, comp), wantErr)
+		if got := decoded() - before; got != uint64(g) {
+			t.Errorf("round %d: the devices decoded %d pages, want the share's %d", round, got, g)
+		}
+		t.Logf("round %d: the GPU's share %d of %d pages", round, g, n)
+	}
+	fallbacks := c.Stats().GPUFallbacks
+	c.gpu.injectFault(0, gpuimpl.FaultOutOfMemory)
+	clear(buf.Pages())
+	sameDecode(t, "a fault", buf.Pages(), want, c.decompressBufferShared(buf, comp), wantErr)
+	if c.Stats().GPUFallbacks != fallbacks+1 {
+		t.Errorf("GPUFallbacks %d after a fault, want %d", c.Stats().GPUFallbacks, fallbacks+1)
+	}
+}
+
+// decompressBufferShared is DecompressBuffer shared with the CPU whatever
+// the batch's size (API-29), for the tests and benchmarks.
+func (c *Compressor) decompressBufferShared(buf *PageBuffer, pages []CompressedPage) error {
+	c.life.RLock()
+	defer c.life.RUnlock()
+	if err := c.checkBuffer(buf, len(pages)); err != nil {
+		return err
+	}
+	return c.decompressShared(c.pool(), pages, buf.pages[:len(pages)], buf.host)
+}
+
 // DecompressBufferOn decodes into buf on the GPU whatever the batch's size,
 // for the tests and benchmarks of the GPU's path.
 func (c *Compressor) DecompressBufferOn(buf *PageBuffer, pages []CompressedPage) error {
@@ -190,12 +249,14 @@ func TestDecompressStickyFaultFallback(t *testing.T) {
 
 // The decode benchmarks (results/2026-11-28-h100-decode records the H100's), over
 // -batches (as the compression benchmarks) on every data set, in one run:
-//   - BenchmarkDecode/{simd,gpu,gpubuf}/<dataset>/<batch>: the batch's
-//     compressed pages decoded by the 16-core CPU backend, by the GPU into
-//     Go memory (DecompressBatchOn: the payloads laid out and copied in,
-//     the kernel, the pages copied out and into dst) and by the GPU into a
-//     page-locked PageBuffer (DecompressBuffer: the kernel writes the pages
-//     through the mapping); MB/s are of output, 4,096 bytes a page;
+//   - BenchmarkDecode/{simd,gpu,gpubuf,gpushare}/<dataset>/<batch>: the
+//     batch's compressed pages decoded by the 16-core CPU backend, by the
+//     GPU into Go memory (DecompressBatchOn: the payloads laid out and
+//     copied in, the kernel, the pages copied out and into dst), by the GPU
+//     alone into a page-locked PageBuffer (the DMA engine copies the pages
+//     in) and by the GPU and the CPU at once into one (DecompressBuffer's
+//     shared batch, API-29; gpu-share is the GPU's share after the run);
+//     MB/s are of output, 4,096 bytes a page;
 //   - BenchmarkDecodeKernel/gpu/<dataset>/<batch>: the engine's
 //     DecompressDevice, whose pages stay on the device: kernel-GB/s from
 //     the kernel events, device-GB/s from the batch's first to its last
@@ -204,7 +265,7 @@ func TestDecompressStickyFaultFallback(t *testing.T) {
 //     in the pinned staging (Timings.Stage, which gpu and gpubuf share).
 func BenchmarkDecode(b *testing.B) {
 	gputest.Require(b)
-	for _, be := range []string{"simd", "gpu", "gpubuf"} {
+	for _, be := range []string{"simd", "gpu", "gpubuf", "gpushare"} {
 		for _, name := range dataset.Names() {
 			for _, size := range batchSizes(b) {
 				b.Run(fmt.Sprintf("%s/%s/%d", be, name, size), func(b *testing.B) {
@@ -224,6 +285,21 @@ func BenchmarkDecode(b *testing.B) {
 						buf := gpuBenchBuffer(b, pages)
 						decode = func() error { return c.DecompressBufferOn(buf, comp) }
 						dst = nil
+					case "gpushare":
+						c = gpuBenchCompressor(b)
+						buf := gpuBenchBuffer(b, pages)
+						decode = func() error { return c.decompressBufferShared(buf, comp) }
+						dst = nil
+						// The share starts afresh for each set and size, and
+						// untimed batches bring it near its balance.
+						c.share.mu.Lock()
+						c.share.gpu = 0
+						c.share.mu.Unlock()
+						for range 5 {
+							if err := decode(); err != nil {
+								b.Fatal(err)
+							}
+						}
 					}
 					fallbacks := uint64(0)
 					if c != nil {
@@ -243,6 +319,9 @@ func BenchmarkDecode(b *testing.B) {
 					}
 					if c != nil && c.Stats().GPUFallbacks != fallbacks {
 						b.Fatal("the GPU fell back to the CPU")
+					}
+					if be == "gpushare" {
+						b.ReportMetric(float64(c.share.split(len(pages)))/float64(len(pages)), "gpu-share")
 					}
 					if dst != nil && dst[len(dst)-1] != pages[len(pages)-1] {
 						b.Fatal("the last page differs")

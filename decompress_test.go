@@ -12,9 +12,10 @@ import (
 )
 
 // Checks API-25: into a page-locked buffer on a GPU, the GPU decodes from
-// GPUMinDecodeBatch LZ4 pages; otherwise, and below it, the fast decoder
-// in chunks over the workers, whatever the batch's size; lz4Pages counts
-// a batch's LZ4 pages alone.
+// GPUMinDecodeBatch pages stored compressed; otherwise, and below it, the
+// fast decoder in chunks over the workers, whatever the batch's size;
+// storedCompressed counts a batch's same-filled and LZ4 pages, not its raw
+// ones.
 func TestSelectDecodeBackend(t *testing.T) {
 	for _, c := range []struct {
 		n         int
@@ -30,8 +31,8 @@ func TestSelectDecodeBackend(t *testing.T) {
 		}
 	}
 	batch := []CompressedPage{{Kind: KindLZ4}, {Kind: KindSame}, {Kind: KindRaw}, {Kind: KindLZ4}, {Kind: PageKind(7)}}
-	if got := lz4Pages(batch); got != 2 {
-		t.Errorf("lz4Pages counts %d of a batch with 2 LZ4 pages", got)
+	if got := storedCompressed(batch); got != 3 {
+		t.Errorf("storedCompressed counts %d of a batch with 2 LZ4 pages and 1 same-filled", got)
 	}
 }
 

@@ -8,9 +8,10 @@ import (
 	"github.com/lz4warp/lz4warp"
 )
 
-// The backend that decodes a batch: the GPU only into a page-locked
-// PageBuffer (DecompressBuffer) and from GPUMinDecodeBatch LZ4 pages; into
-// Go memory (DecompressBatch) the CPU, which is faster there (API-25).
+// The backend that decodes a batch: the GPU, with the CPU beside it, only
+// into a page-locked PageBuffer (DecompressBuffer) and from
+// GPUMinDecodeBatch pages stored compressed; into Go memory
+// (DecompressBatch) the CPU, which is faster there (API-25).
 func ExampleSelectDecodeBackend() {
 	fmt.Println(lz4warp.SelectDecodeBackend(500, true))
 	fmt.Println(lz4warp.SelectDecodeBackend(lz4warp.GPUMinDecodeBatch, true))
@@ -43,10 +44,10 @@ func ExampleCompressor_DecompressBatchOn() {
 	// Output: true 1 true
 }
 
-// Decode into a PageBuffer: with a GPU and from GPUMinDecodeBatch LZ4 pages
-// the GPU decodes and the DMA engine copies the pages into the buffer's
-// page-locked memory, so they cross PCIe once; the way to decode large
-// batches on the GPU.
+// Decode into a PageBuffer: with a GPU and from GPUMinDecodeBatch pages
+// stored compressed, the GPU decodes a share of the batch, whose pages the
+// DMA engine copies into the buffer's page-locked memory, while the CPU
+// decodes the rest; the fastest way to decode large batches.
 func ExampleCompressor_DecompressBuffer() {
 	c, err := lz4warp.NewCompressor(lz4warp.DefaultConfig())
 	if err != nil {

@@ -14,14 +14,16 @@ import (
 // paths (API-25 to API-27).
 
 func (w *world) registerDecodeSteps(sc *godog.ScenarioContext) {
-	sc.Step(`^the decode backend is selected for (-?\d+) LZ4 pages (into a page-locked buffer on a GPU|into Go memory)$`, w.selectDecodeBackend)
+	sc.Step(`^the decode backend is selected for (-?\d+) compressed pages (into a page-locked buffer on a GPU|into Go memory)$`, w.selectDecodeBackend)
 	sc.Step(`^the documentation says GPU decompression is beneficial for "(\d+)\+ pages to decompress"$`, w.documentedDecodeBatch)
-	sc.Step(`^the GPU decodes into a page-locked buffer from (\d+) LZ4 pages, the crossover measured on the H200 host$`, w.gpuDecodesFrom)
+	sc.Step(`^the GPU decodes into a page-locked buffer from (\d+) compressed pages, the crossover measured on the H200 host$`, w.gpuDecodesFrom)
 	sc.Step(`^the batch is decompressed on every backend$`, w.decompressOnEveryBackend)
 	sc.Step(`^every backend gives the same pages and the error naming pages ([\d, ]+)$`, w.everyBackendAlike)
 	sc.Step(`^the batch is decompressed into a page buffer without waiting$`, w.decompressIntoBuffer)
 	sc.Step(`^the buffer holds every other page decoded to the original, and the error names page (\d+)$`, w.bufferHolds)
 	sc.Step(`^the GPU decoded the batch in the page buffer$`, w.gpuDecodedBuffer)
+	sc.Step(`^the batch is decompressed into a page buffer$`, w.decompressIntoBufferShared)
+	sc.Step(`^the GPU and the CPU shared the batch in the page buffer$`, w.sharedBuffer)
 }
 
 func (w *world) selectDecodeBackend(pages int, destination string) error {
@@ -37,7 +39,7 @@ func (w *world) documentedDecodeBatch(pages int) error {
 }
 
 // gpuDecodesFrom checks that the GPU decodes into a page-locked buffer
-// from pages LZ4 pages on, not below, and that this is above the
+// from pages compressed pages on, not below, and that this is above the
 // documented batch: the documentation's threshold is too low.
 func (w *world) gpuDecodesFrom(pages int) error {
 	if lz4warp.GPUMinDecodeBatch != pages || lz4warp.SelectDecodeBackend(pages, true) != lz4warp.BackendGPU ||
@@ -45,7 +47,7 @@ func (w *world) gpuDecodesFrom(pages int) error {
 		return fmt.Errorf("GPUMinDecodeBatch is %d, want %d", lz4warp.GPUMinDecodeBatch, pages)
 	}
 	if pages <= w.doc.largeBatch {
-		return fmt.Errorf("the GPU decodes from %d LZ4 pages, not above the documented %d", pages, w.doc.largeBatch)
+		return fmt.Errorf("the GPU decodes from %d compressed pages, not above the documented %d", pages, w.doc.largeBatch)
 	}
 	return nil
 }
@@ -151,6 +153,30 @@ func (w *world) decompressIntoBuffer() error {
 	w.bufferOnGPU = devicesDecoded(w.comp)-before == uint64(len(src))
 	w.dst = append([]lz4warp.Page(nil), buf.Pages()[:len(src)]...)
 	return buf.Close()
+}
+
+// decompressIntoBufferShared decodes the batch with DecompressBuffer and
+// keeps the pages the GPUs decoded of it.
+func (w *world) decompressIntoBufferShared() error {
+	src := w.decodeSource()
+	buf, err := w.comp.NewPageBuffer(len(src))
+	if err != nil {
+		return err
+	}
+	before := devicesDecoded(w.comp)
+	w.decodeErr = w.comp.DecompressBuffer(buf, src)
+	w.bufferGPUPages = devicesDecoded(w.comp) - before
+	w.dst = append([]lz4warp.Page(nil), buf.Pages()[:len(src)]...)
+	return buf.Close()
+}
+
+// sharedBuffer checks that the GPUs decoded part of the batch, not all of
+// it, and not none: the CPU decoded the rest (API-29).
+func (w *world) sharedBuffer() error {
+	if n := uint64(len(w.dst)); w.bufferGPUPages == 0 || w.bufferGPUPages >= n {
+		return fmt.Errorf("the GPUs decoded %d of the batch's %d pages, want a share", w.bufferGPUPages, n)
+	}
+	return nil
 }
 
 func (w *world) bufferHolds(page int) error {

@@ -26,25 +26,26 @@ type world struct {
 	err    error
 
 	// batches
-	comp          *lz4warp.Compressor
-	compressors   []*lz4warp.Compressor
-	pages         []lz4warp.Page
-	result        *lz4warp.BatchResult
-	batchTimes    []time.Duration
-	lastBatch     []lz4warp.CompressedPage
-	again         []lz4warp.CompressedPage // a second compression of w.pages
-	checkedRef    bool                     // every payload was compared with reference.EncodePage
-	stats         lz4warp.Stats
-	haveStats     bool // stats set by a step rather than read from w.comp
-	compressed    []lz4warp.CompressedPage
-	corrupted     map[int]bool
-	dst           []lz4warp.Page
-	decodeErr     error
-	bufferOnGPU   bool // the last batch decoded into a page buffer went to the GPUs whole
-	hashInput     uint32
-	gpuStatus     string
-	gpuRequestErr error
-	decodes       []decoded // the batch decoded on each backend
+	comp           *lz4warp.Compressor
+	compressors    []*lz4warp.Compressor
+	pages          []lz4warp.Page
+	result         *lz4warp.BatchResult
+	batchTimes     []time.Duration
+	lastBatch      []lz4warp.CompressedPage
+	again          []lz4warp.CompressedPage // a second compression of w.pages
+	checkedRef     bool                     // every payload was compared with reference.EncodePage
+	stats          lz4warp.Stats
+	haveStats      bool // stats set by a step rather than read from w.comp
+	compressed     []lz4warp.CompressedPage
+	corrupted      map[int]bool
+	dst            []lz4warp.Page
+	decodeErr      error
+	bufferOnGPU    bool   // the last batch decoded into a page buffer went to the GPUs whole
+	bufferGPUPages uint64 // the pages of the last DecompressBuffer batch the GPUs decoded
+	hashInput      uint32
+	gpuStatus      string
+	gpuRequestErr  error
+	decodes        []decoded // the batch decoded on each backend
 }
 
 type pcieArgs struct {
