@@ -18,10 +18,11 @@ import (
 // page-locked PageBuffer, the CPU decoding a share of it meanwhile
 // (API-25, API-29). Measured on an H200 against its host's 16 cores
 // (results/2026-11-28-gpu-decode5), the shared batch led the CPU from
-// 10,000 pages on text, binaries, mixed and core-dump pages, was level at
-// 3,000 and trailed at 1,000; raw pages, which cross PCIe both ways
-// whole, do not count: on random pages the CPU alone stayed ahead.
-const GPUMinDecodeBatch = 6000
+// 3,000 text pages and from 5,000 mixed pages (4,100 of them compressed),
+// was level on 3,000 mixed pages (2,470 compressed) and on zero pages at
+// every size, and trailed at 1,000 pages; raw pages, which cross PCIe
+// both ways whole, do not count: on random pages the CPU alone led.
+const GPUMinDecodeBatch = 4000
 
 // SelectDecodeBackend chooses the backend that decodes a batch holding
 // compressed pages stored compressed (KindSame or KindLZ4), not raw
