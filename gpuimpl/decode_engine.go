@@ -13,9 +13,9 @@ import (
 // in, the kernels and the copies out, its events, a pinned staging buffer
 // of the chunks' descriptors and payloads and its device copy, the
 // device's output pages and their pinned landing place for batches copied
-// out, the status words, which the kernel writes through their mapping,
-// and the kernel's page counter (GPU-11). The buffers grow as batches need
-// them and go with the ring (release).
+// out, and the status words, which the kernel writes through their
+// mapping. The buffers grow as batches need them and go with the ring
+// (release).
 type decoder struct {
 	in, run    *cudart.Stream // the copies in; the kernels
 	out        *cudart.Stream // the copies out, and the batch's end
@@ -26,10 +26,6 @@ type decoder struct {
 	dOut       cudart.DevicePtr
 	landing    *cudart.HostBuffer
 	status     *cudart.HostBuffer
-	// sched is the decode kernel's page counter, 0 before and after every
-	// launch: the launches run one at a time in run, so one word serves
-	// them all.
-	sched      cudart.DevicePtr
 	inCap      int // bytes of staging and dIn
 	outCap     int // pages of dOut
 	landingCap int // pages of landing
@@ -190,9 +186,8 @@ func (e *Engine) queueDecode(p *DecodePending, pages []Output) error {
 				if trapped, err := e.injectLaunchFault(fault, dc.run, &statusAt, &block); trapped {
 					return err
 				}
-				return dc.run.Launch(e.dev.decode, cudart.Dim{X: Grid(cn, e.dev.decodeResident)}, block, 0,
-					uint64(in), uint64(in)+uint64(b.layouts[k].payload), uint64(out), statusAt, uint64(cn),
-					uint64(dc.sched))
+				return dc.run.Launch(e.dev.decode, cudart.Dim{X: DecodeBlocks(cn)}, block, 0,
+					uint64(in), uint64(in)+uint64(b.layouts[k].payload), uint64(out), statusAt, uint64(cn))
 			},
 			func() error { return ended.Record(dc.run) },
 			func() error { return dc.out.Wait(ended) },
@@ -318,9 +313,9 @@ func (p *DecodePending) collect() error {
 
 // grow makes the decoder's buffers hold a batch: in bytes of staging, n
 // pages of status and of device output, with landing of pinned landing,
-// and marks events of the chunks' marks; d.mu is held for reading. The
-// streams, events and page counter are made once; a buffer is replaced by
-// a larger one, with room to spare, only when it is too small.
+// and marks events of the chunks' marks; d.mu is held for reading. A
+// buffer is replaced by a larger one, with room to spare, only when it is
+// too small.
 func (dc *decoder) grow(e *Engine, in, n int, landing bool, marks int) error {
 	ctx := e.dev.ctx
 	var err error
@@ -334,14 +329,6 @@ func (dc *decoder) grow(e *Engine, in, n int, landing bool, marks int) error {
 			if *ev, err = ctx.NewEvent(); err != nil {
 				return err
 			}
-		}
-	}
-	if dc.sched == 0 {
-		if dc.sched, err = ctx.Alloc(SchedBytes); err != nil {
-			return err
-		}
-		if err := ctx.Memset(dc.sched, 0, SchedBytes); err != nil {
-			return err
 		}
 	}
 	for len(dc.marks) < marks {
@@ -407,7 +394,7 @@ func (dc *decoder) release(ctx *cudart.Context, live bool) {
 		dc.staging.Free()
 		dc.landing.Free()
 		dc.status.Free()
-		for _, p := range []cudart.DevicePtr{dc.dIn, dc.dOut, dc.sched} {
+		for _, p := range []cudart.DevicePtr{dc.dIn, dc.dOut} {
 			if p != 0 {
 				ctx.Free(p)
 			}

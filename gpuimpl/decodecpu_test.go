@@ -32,11 +32,10 @@ const (
 	decodeCPUShortPages   = 1000
 )
 
-// decodeOnCPU runs the decode kernel on the executor for cases as the
-// engine launches a chunk (GPU-11; layoutChunk), on a grid of the given
-// number of blocks, and returns each page's status word and output; the
-// outputs start as canary.
-func decodeOnCPU(mod *ptxexec.Module, cases []decodeCase, grid int) (status []uint32, outs [][]byte, err error) {
+// decodeOnCPU runs the sm_90 decode kernel on the executor for cases as the
+// engine launches a chunk (GPU-11; layoutChunk) and returns each page's
+// status word and output; the outputs start as canary.
+func decodeOnCPU(mod *ptxexec.Module, cases []decodeCase) (status []uint32, outs [][]byte, err error) {
 	pages := make([]Output, len(cases))
 	for i, c := range cases {
 		pages[i] = Output{Kind: c.Kind, Data: c.Data}
@@ -45,16 +44,14 @@ func decodeOnCPU(mod *ptxexec.Module, cases []decodeCase, grid int) (status []ui
 	mem := ptxexec.NewMemory()
 	piece := mem.Alloc(l.size)
 	l.fill(mem.Bytes(piece), pages)
-	return launchDecode(mod, mem, piece, piece+uint64(l.payload), len(cases), grid)
+	return launchDecode(mod, mem, piece, piece+uint64(l.payload), len(cases))
 }
 
 // launchDecode launches the decode kernel on n pages whose descriptors and
-// payloads are at desc and src in mem, on a grid of the given number of
-// blocks, with output pages, status words and a page counter of their own,
-// and returns the pages and statuses; it fails if a page has no status or
-// the counter is not back at 0 after the launch (GPU-10).
-func launchDecode(mod *ptxexec.Module, mem *ptxexec.Memory, desc, src uint64, n, grid int) (status []uint32, outs [][]byte, err error) {
-	dst, st, sched := mem.Alloc(n*PageSize), mem.Alloc(4*n), mem.Alloc(SchedBytes)
+// payloads are at desc and src in mem, with output pages and status words
+// of their own, and returns them.
+func launchDecode(mod *ptxexec.Module, mem *ptxexec.Memory, desc, src uint64, n int) (status []uint32, outs [][]byte, err error) {
+	dst, st := mem.Alloc(n*PageSize), mem.Alloc(4*n)
 	out := mem.Bytes(dst)
 	for i := range out {
 		out[i] = canary
@@ -63,27 +60,17 @@ func launchDecode(mod *ptxexec.Module, mem *ptxexec.Memory, desc, src uint64, n,
 	for i := range sb {
 		sb[i] = 0xee // no status: a page the kernel skipped shows
 	}
-	if err := mod.Launch(DecodeKernelName, grid, DecodeThreads, []uint64{desc, src, dst, st, uint64(n), sched}, mem); err != nil {
+	if err := mod.Launch(DecodeKernelName, DecodeBlocks(n), DecodeThreads, []uint64{desc, src, dst, st, uint64(n)}, mem); err != nil {
 		return nil, nil, err
-	}
-	if c := binary.LittleEndian.Uint32(mem.Bytes(sched)); c != 0 {
-		return nil, nil, fmt.Errorf("the page counter is %d after the launch of %d pages on %d blocks, want 0", c, n, grid)
 	}
 	status = make([]uint32, n)
 	outs = make([][]byte, n)
 	for i := range n {
 		status[i] = binary.LittleEndian.Uint32(sb[4*i:])
-		if status[i] == noStatusOnCPU {
-			return nil, nil, fmt.Errorf("page %d of %d on %d blocks has no status", i, n, grid)
-		}
 		outs[i] = out[i*PageSize : (i+1)*PageSize]
 	}
 	return status, outs, nil
 }
-
-// noStatusOnCPU is launchDecode's status word before the launch, which the
-// kernel never writes (its codes are below 5).
-const noStatusOnCPU = 0xeeeeeeee
 
 // decodeAlone decodes one page whose payload is an allocation of its exact
 // length (at a 64 KiB boundary, as PayloadAlign needs), so that a read of
@@ -96,7 +83,7 @@ func decodeAlone(mod *ptxexec.Module, c decodeCase) (uint32, []byte, error) {
 	d := mem.Bytes(desc)
 	binary.LittleEndian.PutUint32(d[4:], uint32(len(c.Data)))
 	binary.LittleEndian.PutUint32(d[8:], uint32(c.Kind))
-	status, outs, err := launchDecode(mod, mem, desc, src, 1, 1)
+	status, outs, err := launchDecode(mod, mem, desc, src, 1)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -105,19 +92,14 @@ func decodeAlone(mod *ptxexec.Module, c decodeCase) (uint32, []byte, error) {
 
 // decodeChecked decodes cases on the executor, in launches of batch pages,
 // and checks each page against fastlz4 (checkDecoded); it returns the
-// failures by index. The first launch has a warp for every page, every
-// other one after it 3 blocks, whose 12 warps take all its pages (GPU-10).
+// failures by index.
 func decodeChecked(t testing.TB, mod *ptxexec.Module, cases []decodeCase, batch int) map[int]error {
 	bad := map[int]error{}
 	for lo := 0; lo < len(cases); lo += batch {
 		part := cases[lo:min(lo+batch, len(cases))]
-		grid := Blocks(len(part))
-		if lo/batch%2 == 1 {
-			grid = min(grid, 3)
-		}
-		status, outs, err := decodeOnCPU(mod, part, grid)
+		status, outs, err := decodeOnCPU(mod, part)
 		if err != nil {
-			t.Fatalf("decode kernel on the executor, pages %d to %d on %d blocks: %v", lo, lo+len(part)-1, grid, err)
+			t.Fatalf("decode kernel on the executor, pages %d to %d: %v", lo, lo+len(part)-1, err)
 		}
 		for i, err := range parallelCheck(len(part), func(i int) error { return checkDecoded(part[i], status[i], outs[i]) }) {
 			bad[lo+i] = err
@@ -338,67 +320,6 @@ func TestDecodeKernelEveryTarget(t *testing.T) {
 	}
 }
 
-// Checks GPU-11 and GPU-10: the decode kernel's warps take the pages that
-// the grid has no warp for from the launch's counter. 37 pages in a random
-// order, the canonical encoding of every page kind (same-filled, raw and
-// LZ4), pierrec/lz4's blocks and malformed payloads (mutated blocks,
-// blocks of about a page of literals, kinds with payloads of the wrong
-// length), launched on 2 blocks and on 1, whose 8 and 4 warps decode 4 to
-// 10 pages each, give fastlz4.DecodePage's verdict and bytes for every page
-// and leave the counter at 0 (launchDecode); so do 5 pages on 4 blocks,
-// whose 11 warps past the last page end without a page.
-func TestDecodeKernelTakesPages(t *testing.T) {
-	mod, err := ptxexec.Load(DecodePTX(90))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rng := rand.New(rand.NewPCG(37, 11))
-	var cases []decodeCase
-	for _, kind := range pageKinds {
-		cases = append(cases, canonicalCase(genPage(kind, rng)))
-	}
-	cases = append(cases, validCases(9, rng, nil)...)
-	cases = append(cases, mutatedCases(16, rng, lz4Only(cases))...)
-	rng.Shuffle(len(cases), func(i, j int) { cases[i], cases[j] = cases[j], cases[i] })
-	check := func(cases []decodeCase, grid int) map[int]bool {
-		status, outs, err := decodeOnCPU(mod, cases, grid)
-		if err != nil {
-			t.Fatalf("%d pages on %d blocks: %v", len(cases), grid, err)
-		}
-		for i, err := range parallelCheck(len(cases), func(i int) error { return checkDecoded(cases[i], status[i], outs[i]) }) {
-			t.Errorf("%d pages on %d blocks, page %d (%s, kind %d, %d bytes): %v",
-				len(cases), grid, i, cases[i].From, cases[i].Kind, len(cases[i].Data), err)
-		}
-		codes := map[int]bool{}
-		for _, s := range status {
-			code, _ := SplitStatus(s)
-			codes[code] = true
-		}
-		return codes
-	}
-	if len(cases) != 37 {
-		t.Fatalf("%d pages, want 37", len(cases))
-	}
-	for _, grid := range []int{2, 1} {
-		codes := check(cases, grid)
-		for _, code := range []int{DecodeOK, DecodeCorrupt, DecodeBadPayload} {
-			if !codes[code] {
-				t.Errorf("on %d blocks no page has status code %d: the pages lack a case", grid, code)
-			}
-		}
-	}
-	kinds := map[uint8]bool{}
-	for _, c := range cases {
-		if c.Page != nil {
-			kinds[c.Kind] = true
-		}
-	}
-	if !kinds[kindSame] || !kinds[kindRaw] || !kinds[kindLZ4] {
-		t.Errorf("the valid pages' kinds are %v, want same-filled, raw and LZ4", kinds)
-	}
-	check(cases[:5], 4)
-}
-
 // Checks GPU-3 and GPU-11: the decode kernel's text is fixed by golden
 // files, one per target, and is the same on every call.
 func TestDecodeKernelGolden(t *testing.T) {
@@ -416,7 +337,7 @@ func TestDecodeKernelGolden(t *testing.T) {
 func TestDecodeKernelInterface(t *testing.T) {
 	text := DecodePTX(90)
 	want := ".visible .entry " + DecodeKernelName +
-		"(\n\t.param .u64 desc,\n\t.param .u64 src,\n\t.param .u64 dst,\n\t.param .u64 status,\n\t.param .u64 npages,\n\t.param .u64 sched\n)\n"
+		"(\n\t.param .u64 desc,\n\t.param .u64 src,\n\t.param .u64 dst,\n\t.param .u64 status,\n\t.param .u64 npages\n)\n"
 	if !strings.Contains(text, want) {
 		t.Errorf("the text lacks the entry:\n%s", want)
 	}
@@ -446,16 +367,14 @@ func TestDecodeKernelResources(t *testing.T) {
 	}
 }
 
-// Checks GPU-11, GPU-10 and EXEC-7: each bar.warp.sync of the decode
-// kernel is needed: without it, a page of matches reads bytes other lanes
-// wrote, a literal copy in place overwrites payload bytes other lanes read,
-// or a warp's next page is staged over bytes its last page's store read,
-// with no barrier between, which the executor reports as a race. The
-// pages, launched on one block, whose 4 warps take them all: valid ones of
-// every kind and the blocks of inPlaceOverlapCase, whose literals
-// overwrite their own sequence's token: on the fast path (5 literals, a
-// match of offset 4) and the general one's short and long literal copies
-// (a match of offset 1, which overlaps itself).
+// Checks GPU-11 and EXEC-7: each bar.warp.sync of the decode kernel is
+// needed: without it, a page of matches reads bytes other lanes wrote, or
+// a literal copy in place overwrites payload bytes other lanes read, with
+// no barrier between, which the executor reports as a race. The pages:
+// valid ones of every kind and the blocks of inPlaceOverlapCase, whose
+// literals overwrite their own sequence's token: on the fast path (5
+// literals, a match of offset 4) and the general one's short and long
+// literal copies (a match of offset 1, which overlaps itself).
 func TestDecodeWarpSyncsAreNeeded(t *testing.T) {
 	text := DecodePTX(90)
 	rng := rand.New(rand.NewPCG(19, 28))
@@ -485,12 +404,12 @@ func TestDecodeWarpSyncsAreNeeded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := decodeOnCPU(mod, cases, 1); !errors.Is(err, ptxexec.ErrSharedRace) {
+		if _, _, err := decodeOnCPU(mod, cases); !errors.Is(err, ptxexec.ErrSharedRace) {
 			t.Errorf("without line %d %q: %v, want a shared-memory race", i+1, strings.TrimSpace(line), err)
 		}
 	}
-	if syncs != 9 {
-		t.Errorf("the decode kernel has %d bar.warp.sync, the test expects 9", syncs)
+	if syncs != 8 {
+		t.Errorf("the decode kernel has %d bar.warp.sync, the test expects 8", syncs)
 	}
 }
 
@@ -580,7 +499,7 @@ func TestDecodeLayout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	status, _, err := decodeOnCPU(mod, []decodeCase{{Kind: kindLZ4, Data: long}}, 1)
+	status, _, err := decodeOnCPU(mod, []decodeCase{{Kind: kindLZ4, Data: long}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -646,7 +565,7 @@ func BenchmarkDecodeKernelInstructions(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if _, _, err := decodeOnCPU(mod, cases, Blocks(len(cases))); err != nil {
+				if _, _, err := decodeOnCPU(mod, cases); err != nil {
 					b.Fatal(err)
 				}
 				steps = mod.Steps()

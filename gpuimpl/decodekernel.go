@@ -11,12 +11,10 @@ import (
 const (
 	// DecodeKernelName is the decode kernel's PTX entry point.
 	DecodeKernelName = "lz4warp_decode"
-	// DecodeThreads is the block size of a decode launch: four warps, each
-	// decoding a page at a time. It is the page kernel's, so that Grid gives
-	// the grid of both (GPU-10).
-	DecodeThreads = ThreadsPerBlock
-	// DecodePagesPerBlock is the number of pages one block decodes at a
-	// time, one per warp.
+	// DecodeThreads is the block size of a decode launch: four warps, one
+	// page each.
+	DecodeThreads = 128
+	// DecodePagesPerBlock is the number of pages one block decodes.
 	DecodePagesPerBlock = DecodeThreads / 32
 	// DecodeWarpBytes is a warp's slice of shared memory: its page's 4,096
 	// bytes and 96 more. An LZ4 payload is staged at the slice's end, below
@@ -59,6 +57,9 @@ const decodePad = 32
 // decodeMaxLength is fastlz4's bound on a length field: a longer one is
 // corrupt, whatever follows.
 const decodeMaxLength = fastlz4.MaxLengthField
+
+// DecodeBlocks is the grid of a decode launch of npages pages.
+func DecodeBlocks(npages int) int { return (npages + DecodePagesPerBlock - 1) / DecodePagesPerBlock }
 
 // SplitStatus splits a status word into its code and the bytes written.
 func SplitStatus(status uint32) (code, written int) {
@@ -109,69 +110,46 @@ type decodeKernel struct {
 	ip, op          ptx.Reg
 	inLeft, outLeft ptx.Reg
 	isLane0, q      ptx.Reg // predicates
-	// bytes are a lane's bytes of a copy step (fastSequence, copyLiterals,
-	// copyMatch), each loaded and stored under a predicate (mayLoad).
-	bytes [copyUnroll]ptx.Reg
 	// fail[c] sets the status of code c with the bytes written so far and
 	// stores it; badPayload stores DecodeBadPayload's.
 	fail       map[int]ptx.Label
 	badPayload ptx.Label
-	// next is where the warp takes its next page, which lane 0 draws into
-	// page where a page ends (nextPage; GPU-10).
-	next ptx.Label
 }
 
 // buildDecodeKernel emits the decode kernel (GPU-11): warp w of block b
-// decodes page 4b+w, then the pages it draws from the launch's counter
-// (GPU-10); an LZ4 payload is staged at the end of the warp's slice of
-// shared memory with 16-byte loads, then every lane runs the same parse of
-// it, with every bounds check of fastlz4's decoder in its order, and the
-// lanes copy literals and matches together into the page, built in place
-// at the slice's start, which they store to dst once the block has decoded
-// to exactly a page. What depends on the page is computed after next, and
-// what the parse does not use (the page's descriptor, output and status
-// addresses, the counter) from the parameters where it is used, so that no
-// register holds it while a page decodes.
+// decodes page 4b+w; an LZ4 payload is staged at the end of the warp's
+// slice of shared memory with 16-byte loads, then every lane runs the same
+// parse of it, with every bounds check of fastlz4's decoder in its order,
+// and the lanes copy literals and matches together into the page, built in
+// place at the slice's start, which they store to dst once the block has
+// decoded to exactly a page.
 func buildDecodeKernel(m *ptx.Module) {
-	k := &decodeKernel{Kernel: m.Entry(DecodeKernelName, "desc", "src", "dst", "status", "npages", "sched")}
+	k := &decodeKernel{Kernel: m.Entry(DecodeKernelName, "desc", "src", "dst", "status", "npages")}
 	smem := k.Shared("pages", DecodeShared, 16)
 
-	k.Comment("GPU-11: warp w of block b decodes page 4b+w, then the pages it draws from the counter at sched (GPU-10), in its slice of shared memory")
-	k.page = k.NewReg32()
-	warp := k.NewReg32()
-	k.Mov(warp, ptx.TidX)
-	k.Shr(warp, warp, ptx.Imm(5))
-	k.Mov(k.page, ptx.CtaidX)
-	k.Mad(k.page, k.page, ptx.Imm(DecodePagesPerBlock), warp)
-	k.Note("the warp's first page: 4b+w")
-	k.next = k.NewLabel("next_page")
-	k.Place(k.next)
-	k.WarpSync(ptx.FullMask)
-	k.Note("the last page's shared-memory accesses before this page's")
-	k.ShflIdx(k.page, k.page, ptx.Imm(0), ptx.Imm(31), ptx.FullMask)
-	exit := k.NewLabel("exit")
-	k.isLane0, k.q = k.NewPred(), k.NewPred()
-	k.SetpU(ptx.GE, k.q, k.page, k.npages())
-	k.If(k.q).BraUni(exit)
-	k.Note("uniform: every lane holds lane 0's page; past the launch's last page the warp ends")
-
-	k.Comment("the lane and the warp's slice, computed for each page: held across the loop over pages, they took ptxas 6 to 8 registers more")
-	tid := k.NewReg32()
+	k.Comment("GPU-11: warp w of block b decodes page 4b+w in its slice of shared memory")
+	tid, warp, page := k.NewReg32(), k.NewReg32(), k.NewReg32()
+	k.page = page
 	k.lane, k.lane16, k.lane64 = k.NewReg32(), k.NewReg32(), k.NewReg64()
 	k.Mov(tid, ptx.TidX)
 	k.And(k.lane, tid, ptx.Imm(31))
 	k.Shl(k.lane16, k.lane, ptx.Imm(4))
 	k.Cvt64(k.lane64, k.lane)
-	k.Shr(tid, tid, ptx.Imm(5))
+	k.Shr(warp, tid, ptx.Imm(5))
+	k.Mov(page, ptx.CtaidX)
+	k.Mad(page, page, ptx.Imm(DecodePagesPerBlock), warp)
+	k.isLane0, k.q = k.NewPred(), k.NewPred()
 	k.SetpU(ptx.EQ, k.isLane0, k.lane, ptx.Imm(0))
-	tmp := k.NewReg64()
-	k.buf = k.NewReg64()
-	k.Mov(k.buf, smem)
-	k.MulWide(tmp, tid, ptx.Imm(DecodeWarpBytes))
-	k.Add(k.buf, k.buf, tmp)
+	npages64, npages := k.NewReg64(), k.NewReg32()
+	k.Emit("ld.param.u64", npages64, k.Param("npages"))
+	k.Cvt32(npages, npages64)
+	exit := k.NewLabel("exit")
+	k.SetpU(ptx.GE, k.q, page, npages)
+	k.If(k.q).BraUni(exit)
+	k.Note("a warp past the last page of the launch")
 
-	desc := k.NewReg64()
-	k.src = k.NewReg64()
+	desc, tmp := k.NewReg64(), k.NewReg64()
+	k.src, k.buf = k.NewReg64(), k.NewReg64()
 	for _, p := range []struct {
 		reg  ptx.Reg
 		name string
@@ -179,8 +157,11 @@ func buildDecodeKernel(m *ptx.Module) {
 		k.Emit("ld.param.u64", p.reg, k.Param(p.name))
 		k.CvtaGlobal(p.reg, p.reg)
 	}
-	k.MulWide(tmp, k.page, ptx.Imm(DescBytes))
+	k.MulWide(tmp, page, ptx.Imm(DescBytes))
 	k.Add(desc, desc, tmp)
+	k.Mov(k.buf, smem)
+	k.MulWide(tmp, warp, ptx.Imm(DecodeWarpBytes))
+	k.Add(k.buf, k.buf, tmp)
 	d := ptx.Vec4{k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()}
 	k.LdV4(ptx.Global, d, ptx.At(desc, 0))
 	k.Note("the page's offset, length and kind")
@@ -223,41 +204,13 @@ func buildDecodeKernel(m *ptx.Module) {
 		k.Place(k.fail[c])
 		k.Sub(status, ptx.Imm(PageSize|c<<24), k.outLeft)
 		k.storeStatus(status)
-		k.nextPage()
+		k.Ret()
 	}
 	k.Place(k.badPayload)
 	k.Mov(status, ptx.Imm(DecodeBadPayload<<24))
 	k.storeStatus(status)
-	k.nextPage()
 	k.Place(exit)
 	k.Ret()
-}
-
-// npages is the launch's page count, from its parameter.
-func (k *decodeKernel) npages() ptx.Reg {
-	n64, n := k.NewReg64(), k.NewReg32()
-	k.Emit("ld.param.u64", n64, k.Param("npages"))
-	k.Cvt32(n, n64)
-	return n
-}
-
-// nextPage ends a page whose status is stored: lane 0 draws the warp's
-// next page from the counter at sched with atom.global.inc bounded by
-// npages-1, draw d being page warps+d (the pages below the launch's warps
-// being the warps' first), and the warp goes to next, whose shuffle gives
-// the page to the other lanes (GPU-10). It is emitted where each page
-// ends, not at next: pageKernel.nextPage says why.
-func (k *decodeKernel) nextPage() {
-	sched, bound, warps := k.NewReg64(), k.NewReg32(), k.NewReg32()
-	k.Emit("ld.param.u64", sched, k.Param("sched"))
-	k.CvtaGlobal(sched, sched)
-	k.Sub(bound, k.npages(), ptx.Imm(1))
-	k.Note("the launch draws npages times: its last draw wraps the counter to 0")
-	k.Mov(k.page, ptx.Imm(0))
-	k.If(k.isLane0).AtomInc(k.page, ptx.At(sched, 0), bound)
-	k.Mov(warps, ptx.NctaidX)
-	k.Mad(k.page, warps, ptx.Imm(DecodePagesPerBlock), k.page)
-	k.BraUni(k.next)
 }
 
 // pageAddress is the global address of the page's element of the
@@ -278,13 +231,12 @@ func (k *decodeKernel) storeStatus(status ptx.Reg) {
 	k.If(k.isLane0).St(ptx.Global, "u32", ptx.At(k.pageAddress("status", 4), 0), status)
 }
 
-// done stores the page's status word, DecodeOK, and takes the warp's next
-// page.
+// done stores the page's status word, DecodeOK, and ends the warp.
 func (k *decodeKernel) done() {
 	zero := k.NewReg32()
 	k.Mov(zero, ptx.Imm(DecodeOK))
 	k.storeStatus(zero)
-	k.nextPage()
+	k.Ret()
 }
 
 // raw copies the 4,096-byte payload to the page's output, 16 bytes a lane
@@ -355,7 +307,6 @@ func (k *decodeKernel) stage() {
 	in, v := make([]ptx.Reg, stageUnroll), make([]ptx.Vec4, stageUnroll)
 	for u := range in {
 		in[u], v[u] = k.NewPred(), ptx.Vec4{k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()}
-		k.mayLoad(v[u][:]...)
 	}
 	step, tail := k.NewLabel("stage"), k.NewLabel("stage_tail")
 	k.SetpU(ptx.EQ, k.q, pieces, ptx.Imm(0))
@@ -376,7 +327,7 @@ func (k *decodeKernel) stage() {
 	k.SetpU(ptx.LT, k.q, base, pieces)
 	k.If(k.q).BraUni(step)
 	k.Place(tail)
-	b := v[0][0]
+	b := k.NewReg32()
 	k.And(x, k.length, ptx.Imm(PayloadAlign-1))
 	k.SetpU(ptx.LT, in[0], k.lane, x)
 	k.And(x, k.length, ptx.Hex(^uint32(PayloadAlign-1)))
@@ -394,18 +345,6 @@ func (k *decodeKernel) stage() {
 	k.Note("decodePad (32) zero bytes after the payload, a byte a lane")
 	k.WarpSync(ptx.FullMask)
 	k.Note("every lane's staged bytes before the parse reads them")
-}
-
-// mayLoad sets regs, which an LZ4 page loads into under a predicate, to 0
-// where the page's decode begins: ptxas cannot tell that each is used only
-// where its load ran, so that without it a register could hold a value of
-// the warp's page before and was live through the whole loop over pages,
-// raw and same-filled pages included (GPU-11): ptxas 11.8 took 64 to 72
-// registers.
-func (k *decodeKernel) mayLoad(regs ...ptx.Reg) {
-	for _, r := range regs {
-		k.Mov(r, ptx.Imm(0))
-	}
 }
 
 // failIf ends the page with code where p holds (in every lane alike).
@@ -456,10 +395,6 @@ func (k *decodeKernel) block() {
 	pos, back, x := k.NewReg32(), k.NewReg32(), k.NewReg32()
 	n64, to := k.NewReg64(), k.NewReg64()
 	fast, seq, tail := k.NewLabel("fast_sequence"), k.NewLabel("sequence"), k.NewLabel("block_tail")
-	for i := range k.bytes {
-		k.bytes[i] = k.NewReg32()
-	}
-	k.mayLoad(k.bytes[:]...)
 	k.Place(fast)
 	k.fastSequence(fast, seq)
 	k.Place(seq)
@@ -534,8 +469,7 @@ func (k *decodeKernel) block() {
 // match a byte a lane, each after a bar.warp.sync, and branches to again.
 func (k *decodeKernel) fastSequence(again, general ptx.Label) {
 	token, lit, ml, offset, hi := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
-	pos, back, need, total, x := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
-	v := k.bytes[0]
+	pos, back, need, total, v, x := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
 	at, from, to := k.NewReg64(), k.NewReg64(), k.NewReg64()
 	bad, p, inLit, inMatch := k.NewPred(), k.NewPred(), k.NewPred(), k.NewPred()
 	k.Ld(ptx.Shared, "u8", token, ptx.At(k.ip, 0))
@@ -615,9 +549,9 @@ const minMatch = 4
 func (k *decodeKernel) copyLiterals(n ptx.Reg) {
 	left, x := k.NewReg32(), k.NewReg32()
 	from, to := k.NewReg64(), k.NewReg64()
-	in, v := make([]ptx.Reg, copyUnroll), k.bytes
+	in, v := make([]ptx.Reg, copyUnroll), make([]ptx.Reg, copyUnroll)
 	for u := range in {
-		in[u] = k.NewPred()
+		in[u], v[u] = k.NewPred(), k.NewReg32()
 	}
 	step, done := k.NewLabel("literals"), k.NewLabel("literals_done")
 	k.Add(from, k.ip, k.lane64)
@@ -664,9 +598,9 @@ func (k *decodeKernel) copyLiterals(n ptx.Reg) {
 func (k *decodeKernel) copyMatch(offset, n, pos, back, to ptx.Reg) {
 	dist, s, left, at, x := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
 	from := k.NewReg64()
-	in, v := make([]ptx.Reg, copyUnroll), k.bytes
+	in, v := make([]ptx.Reg, copyUnroll), make([]ptx.Reg, copyUnroll)
 	for u := range in {
-		in[u] = k.NewPred()
+		in[u], v[u] = k.NewPred(), k.NewReg32()
 	}
 	small := k.NewPred()
 	step, done := k.NewLabel("match"), k.NewLabel("match_done")
@@ -719,7 +653,7 @@ func (k *decodeKernel) copyMatch(offset, n, pos, back, to ptx.Reg) {
 }
 
 // storePage stores the decoded page from shared memory to its output, 16
-// bytes a lane and step, and ends the page with DecodeOK.
+// bytes a lane and step, and ends the warp with DecodeOK.
 func (k *decodeKernel) storePage() {
 	k.WarpSync(ptx.FullMask)
 	k.Note("every lane's bytes of the page before other lanes load them")

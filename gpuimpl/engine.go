@@ -42,9 +42,8 @@ type deviceState struct {
 	// fn and stream are the page kernel and its stream variant (GPU-9).
 	fn, stream *cudart.Function
 	// resident is how many blocks of either the device holds at once: the
-	// most a launch needs (Grid, GPU-10); decodeResident is the decode
-	// kernel's (GPU-11).
-	resident, decodeResident int
+	// most a launch needs (Grid, GPU-10).
+	resident int
 	// offsets and gather are the D2H kernels of GPU-8.
 	offsets, gather *cudart.Function
 	decode          *cudart.Function // the decode kernel (GPU-11)
@@ -121,19 +120,19 @@ func (d *deviceState) load() error {
 			return fmt.Errorf("gpuimpl: loading the sm_%d %s on %s: %w", d.sm, f.name, d.info.Name, err)
 		}
 	}
-	// The blocks each holds at once: the page kernel, its stream variant and
-	// the decode kernel, all of ThreadsPerBlock (DecodeThreads) threads.
-	var held [3]int
-	for i, fn := range []*cudart.Function{fns[0], fns[1], fns[4]} {
+	resident := 0
+	for _, fn := range fns[:2] {
 		perSM, err := fn.MaxActiveBlocksPerSM(ThreadsPerBlock)
 		if err != nil {
 			ctx.Close()
 			return fmt.Errorf("gpuimpl: the occupancy of %s on %s: %w", fn.Name, d.info.Name, err)
 		}
-		held[i] = perSM * d.info.SMs
+		if r := perSM * d.info.SMs; resident == 0 || r < resident {
+			resident = r
+		}
 	}
 	d.ctx, d.fn, d.stream, d.offsets, d.gather, d.decode, d.trap = ctx, fns[0], fns[1], fns[2], fns[3], fns[4], nil
-	d.resident, d.decodeResident = min(held[0], held[1]), held[2]
+	d.resident = resident
 	return nil
 }
 
