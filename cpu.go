@@ -221,6 +221,11 @@ func (l cpuLimit) decodeCPU(b Backend, pages []CompressedPage, dst []Page) error
 	if b == BackendScalar {
 		workers = 1
 	}
+	return l.decodeOn(workers, pages, dst)
+}
+
+// decodeOn is decodeCPU on up to workers goroutines.
+func (l cpuLimit) decodeOn(workers int, pages []CompressedPage, dst []Page) error {
 	var mu sync.Mutex
 	var bad []*PageError
 	l.forChunks(len(pages), workers, func(lo, hi int) {

@@ -1,6 +1,7 @@
 package lz4warp
 
 import (
+	"runtime"
 	"sync"
 	"time"
 
@@ -71,7 +72,11 @@ func (c *Compressor) decompressShared(p *devicePool, pages []CompressedPage, dst
 	cpuDone := make(chan struct{})
 	go func() {
 		defer close(cpuDone)
-		cpuErr = c.cpu.decodeCPU(BackendSIMD, pages[g:], dst[g:])
+		// One core fewer than the process may use: the goroutine that
+		// waits for the GPU holds a thread busy meanwhile (the driver
+		// spins), and a worker thread more than the cores would be
+		// descheduled for milliseconds at a time.
+		cpuErr = c.cpu.decodeOn(max(1, runtime.GOMAXPROCS(0)-1), pages[g:], dst[g:])
 		cpuTime = time.Since(start)
 	}()
 	var status []uint32
