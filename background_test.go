@@ -344,10 +344,7 @@ func TestWriterGPUOpensInBackground(t *testing.T) {
 // Checks STREAM-2: a Writer on the GPU whose batches cannot be made (its
 // Compressor closed) fails with that error instead of waiting for them.
 func TestWriterGPUBatchesFail(t *testing.T) {
-	p, _ := fakePool(1, 1<<20)
-	c := newCompressor(DefaultConfig())
-	c.gpu, c.devices = p, p
-	c.gpuOn.Store(true)
+	c, _, _ := fakeCompressor(1)
 	zw, err := NewWriter(io.Discard, c, WriterBackend(BackendGPU))
 	if err != nil {
 		t.Fatal(err)

@@ -94,10 +94,7 @@ func TestJoinDecodeErrors(t *testing.T) {
 // *DecodeError whatever the share; after a fault the CPU decodes the
 // devices' pages too, counted in GPUFallbacks.
 func TestDecompressSharedFake(t *testing.T) {
-	p, fakes := fakePool(1, 1<<20)
-	c := newCompressor(DefaultConfig())
-	c.gpu, c.devices = p, p
-	c.gpuOn.Store(true)
+	c, p, fakes := fakeCompressor(1)
 	n := 4000
 	_, comp := decodeBatch(t, c, n)
 	want, wantErr := decodeOnCPUBackend(comp)

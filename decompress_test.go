@@ -43,10 +43,7 @@ func TestSelectDecodeBackend(t *testing.T) {
 // the CPU, and so does DecompressBuffer into a buffer that is not
 // page-locked.
 func TestDecodeStaysOnCPUFromGoMemory(t *testing.T) {
-	p, fakes := fakePool(1, 1<<20)
-	c := newCompressor(DefaultConfig())
-	c.gpu, c.devices = p, p
-	c.gpuOn.Store(true)
+	c, _, fakes := fakeCompressor(1)
 	n := 4000
 	_, comp := decodeBatch(t, c, n)
 	want, wantErr := decodeOnCPUBackend(comp)

@@ -288,6 +288,16 @@ func fakePool(n, queues int) (*devicePool, []*fakeEngine) {
 	return p, fakes
 }
 
+// fakeCompressor is a Compressor of the default configuration whose GPUs
+// are a pool of n fake engines.
+func fakeCompressor(n int) (*Compressor, *devicePool, []*fakeEngine) {
+	p, fakes := fakePool(n, 1<<20)
+	c := newCompressor(DefaultConfig())
+	c.gpu, c.devices = p, p
+	c.gpuOn.Store(true)
+	return c, p, fakes
+}
+
 // requireSameBytes checks every page against the CPU codec, whose bytes
 // are the reference's (API-16): the fakes compress with it, and so does
 // the CPU fallback.
@@ -577,10 +587,7 @@ func TestAdjacentOutputs(t *testing.T) {
 // counts once; Stats lists every device with its fallbacks; once every
 // device is dropped the Compressor stops using them and GPUError says why.
 func TestCompressorOverFakeDevices(t *testing.T) {
-	p, fakes := fakePool(2, 1<<20)
-	c := newCompressor(DefaultConfig())
-	c.gpu, c.devices = p, p
-	c.gpuOn.Store(true)
+	c, _, fakes := fakeCompressor(2)
 	pages := numberedPages(0, 2*splitPages)
 	res, err := c.CompressBatch(pages)
 	require.NoError(t, err)

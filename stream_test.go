@@ -444,10 +444,7 @@ func requireGPUFramesSame(t *testing.T, c *Compressor, data []byte) {
 // fake devices, whose buffers are not page-locked, gives the CPU path's
 // frames.
 func TestWriterGPUPathOnFakeDevices(t *testing.T) {
-	p, _ := fakePool(1, 1<<20)
-	c := newCompressor(DefaultConfig())
-	c.gpu, c.devices = p, p
-	c.gpuOn.Store(true)
+	c, _, _ := fakeCompressor(1)
 	requireGPUFramesSame(t, c, streamData(t, 2*gpuBatchPages*PageSize+3*PageSize+99))
 }
 
@@ -497,10 +494,7 @@ func TestWriterReset(t *testing.T) {
 // for a Compressor with a GPU (its CPU path measured faster), and on the
 // GPU only when WriterBackend asks for it.
 func TestWriterDefaultsToTheCPU(t *testing.T) {
-	p, _ := fakePool(1, 1<<20)
-	c := newCompressor(DefaultConfig())
-	c.gpu, c.devices = p, p
-	c.gpuOn.Store(true)
+	c, _, _ := fakeCompressor(1)
 	zw, err := NewWriter(io.Discard, c)
 	if err != nil {
 		t.Fatal(err)

@@ -137,34 +137,38 @@ func (w *world) everyBackendAlike(list string) error {
 	return nil
 }
 
+// decompressIntoBuffer decodes the batch with DecompressBufferAsync and
+// Wait, decompressIntoBufferShared with DecompressBuffer; each keeps the
+// pages and how many of them the GPUs decoded.
 func (w *world) decompressIntoBuffer() error {
+	return w.intoBuffer(func(buf *lz4warp.PageBuffer, src []lz4warp.CompressedPage) (error, error) {
+		p, err := w.comp.DecompressBufferAsync(buf, src)
+		if err != nil {
+			return nil, err
+		}
+		return p.Wait(), nil
+	})
+}
+
+func (w *world) decompressIntoBufferShared() error {
+	return w.intoBuffer(func(buf *lz4warp.PageBuffer, src []lz4warp.CompressedPage) (error, error) {
+		return w.comp.DecompressBuffer(buf, src), nil
+	})
+}
+
+// intoBuffer decodes the batch into a new PageBuffer with decode, which
+// returns the batch's error and an error that fails the step.
+func (w *world) intoBuffer(decode func(*lz4warp.PageBuffer, []lz4warp.CompressedPage) (error, error)) error {
 	src := w.decodeSource()
 	buf, err := w.comp.NewPageBuffer(len(src))
 	if err != nil {
 		return err
 	}
 	before := devicesDecoded(w.comp)
-	p, err := w.comp.DecompressBufferAsync(buf, src)
-	if err != nil {
+	if w.decodeErr, err = decode(buf, src); err != nil {
 		buf.Close()
 		return err
 	}
-	w.decodeErr = p.Wait()
-	w.bufferOnGPU = devicesDecoded(w.comp)-before == uint64(len(src))
-	w.dst = append([]lz4warp.Page(nil), buf.Pages()[:len(src)]...)
-	return buf.Close()
-}
-
-// decompressIntoBufferShared decodes the batch with DecompressBuffer and
-// keeps the pages the GPUs decoded of it.
-func (w *world) decompressIntoBufferShared() error {
-	src := w.decodeSource()
-	buf, err := w.comp.NewPageBuffer(len(src))
-	if err != nil {
-		return err
-	}
-	before := devicesDecoded(w.comp)
-	w.decodeErr = w.comp.DecompressBuffer(buf, src)
 	w.bufferGPUPages = devicesDecoded(w.comp) - before
 	w.dst = append([]lz4warp.Page(nil), buf.Pages()[:len(src)]...)
 	return buf.Close()
@@ -205,8 +209,8 @@ func devicesDecoded(c *lz4warp.Compressor) uint64 {
 }
 
 func (w *world) gpuDecodedBuffer() error {
-	if !w.bufferOnGPU {
-		return errors.New("the GPU did not decode the batch in the page buffer")
+	if w.bufferGPUPages != uint64(len(w.dst)) {
+		return fmt.Errorf("the GPUs decoded %d of the batch's %d pages in the page buffer, want all", w.bufferGPUPages, len(w.dst))
 	}
 	return nil
 }

@@ -40,7 +40,6 @@ type world struct {
 	corrupted      map[int]bool
 	dst            []lz4warp.Page
 	decodeErr      error
-	bufferOnGPU    bool   // the last batch decoded into a page buffer went to the GPUs whole
 	bufferGPUPages uint64 // the pages of the last DecompressBuffer batch the GPUs decoded
 	hashInput      uint32
 	gpuStatus      string
