@@ -25,7 +25,8 @@ const (
 )
 
 var acceptNames = []string{"predicate", "negated predicate", "b16 register", "b32 register",
-	"b64 register", "immediate", "special register", "symbol", "address", "shared address in a b32 register", "label", "vector of 4 b32 registers"}
+	"b64 register", "immediate", "special register", "symbol", "address",
+	"shared address in a b32 register", "label", "vector of 4 b32 registers"}
 
 func (a accept) accepts(o Operand) bool {
 	switch v := o.(type) {
