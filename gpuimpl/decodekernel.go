@@ -98,15 +98,16 @@ func DecodePTX(sm int) string {
 type decodeKernel struct {
 	*ptx.Kernel
 	lane, lane16 ptx.Reg // this lane and 16 × lane
-	lane64       ptx.Reg // lane as a 64-bit offset
 	src          ptx.Reg // 64-bit global address of the payload
-	buf          ptx.Reg // 64-bit shared address of the warp's slice: its page
+	buf          ptx.Reg // 32-bit shared address of the warp's slice: its page
 	page         ptx.Reg // the page's index in the launch
 	length       ptx.Reg // the payload's length
 	// The parse's state: ip and op are the shared addresses of the next
 	// payload byte and the next page byte, inLeft and outLeft the bytes
 	// left of each. The page is built in place below the staged payload,
-	// op <= ip at every sequence's start.
+	// op <= ip at every sequence's start. Like buf and every shared
+	// address, ip and op are 32-bit registers (GPU-4): they add and
+	// compare without a carry.
 	ip, op          ptx.Reg
 	inLeft, outLeft ptx.Reg
 	isLane0, q      ptx.Reg // predicates
@@ -130,11 +131,10 @@ func buildDecodeKernel(m *ptx.Module) {
 	k.Comment("GPU-11: warp w of block b decodes page 4b+w in its slice of shared memory")
 	tid, warp, page := k.NewReg32(), k.NewReg32(), k.NewReg32()
 	k.page = page
-	k.lane, k.lane16, k.lane64 = k.NewReg32(), k.NewReg32(), k.NewReg64()
+	k.lane, k.lane16 = k.NewReg32(), k.NewReg32()
 	k.Mov(tid, ptx.TidX)
 	k.And(k.lane, tid, ptx.Imm(31))
 	k.Shl(k.lane16, k.lane, ptx.Imm(4))
-	k.Cvt64(k.lane64, k.lane)
 	k.Shr(warp, tid, ptx.Imm(5))
 	k.Mov(page, ptx.CtaidX)
 	k.Mad(page, page, ptx.Imm(DecodePagesPerBlock), warp)
@@ -149,7 +149,7 @@ func buildDecodeKernel(m *ptx.Module) {
 	k.Note("a warp past the last page of the launch")
 
 	desc, tmp := k.NewReg64(), k.NewReg64()
-	k.src, k.buf = k.NewReg64(), k.NewReg64()
+	k.src, k.buf = k.NewReg64(), k.NewReg32()
 	for _, p := range []struct {
 		reg  ptx.Reg
 		name string
@@ -160,8 +160,7 @@ func buildDecodeKernel(m *ptx.Module) {
 	k.MulWide(tmp, page, ptx.Imm(DescBytes))
 	k.Add(desc, desc, tmp)
 	k.Mov(k.buf, smem)
-	k.MulWide(tmp, warp, ptx.Imm(DecodeWarpBytes))
-	k.Add(k.buf, k.buf, tmp)
+	k.Mad(k.buf, warp, ptx.Imm(DecodeWarpBytes), k.buf)
 	d := ptx.Vec4{k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()}
 	k.LdV4(ptx.Global, d, ptx.At(desc, 0))
 	k.Note("the page's offset, length and kind")
@@ -170,7 +169,7 @@ func buildDecodeKernel(m *ptx.Module) {
 	k.length = d[1]
 	kind := d[2]
 
-	k.ip, k.op = k.NewReg64(), k.NewReg64()
+	k.ip, k.op = k.NewReg32(), k.NewReg32()
 	k.inLeft, k.outLeft = k.NewReg32(), k.NewReg32()
 	k.fail = map[int]ptx.Label{}
 	for _, c := range []int{DecodeCorrupt, DecodeShortBuffer, DecodeShortPage} {
@@ -290,19 +289,18 @@ const stageUnroll = 4
 // the page's.
 func (k *decodeKernel) stage() {
 	k.Comment("GPU-11: the payload to the slice's end with 16-byte loads; the page is built in place below it")
-	x, pieces, base, c := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
-	off, from, to := k.NewReg64(), k.NewReg64(), k.NewReg64()
+	x, pieces, base, c, to := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
+	off, from := k.NewReg64(), k.NewReg64()
 	k.Sub(x, ptx.Imm(maxDecodePayload), k.length)
 	k.And(x, x, ptx.Hex(^uint32(PayloadAlign-1)))
-	k.Cvt64(off, x)
-	k.Add(k.ip, k.buf, off)
+	k.Add(k.ip, k.buf, x)
 	k.Mov(k.op, k.buf)
 	k.Mov(k.inLeft, k.length)
 	k.Mov(k.outLeft, ptx.Imm(PageSize))
 	k.Shr(pieces, k.length, ptx.Imm(4))
 	k.Cvt64(off, k.lane16)
 	k.Add(from, k.src, off)
-	k.Add(to, k.ip, off)
+	k.Add(to, k.ip, k.lane16)
 	k.Mov(base, ptx.Imm(0))
 	in, v := make([]ptx.Reg, stageUnroll), make([]ptx.Vec4, stageUnroll)
 	for u := range in {
@@ -334,12 +332,11 @@ func (k *decodeKernel) stage() {
 	k.Add(x, x, k.lane)
 	k.Cvt64(off, x)
 	k.Add(from, k.src, off)
-	k.Add(to, k.ip, off)
+	k.Add(to, k.ip, x)
 	k.If(in[0]).Ld(ptx.Global, "u8", b, ptx.At(from, 0))
 	k.If(in[0]).St(ptx.Shared, "u8", ptx.At(to, 0), b)
-	k.Cvt64(off, k.length)
-	k.Add(to, k.ip, off)
-	k.Add(to, to, k.lane64)
+	k.Add(to, k.ip, k.length)
+	k.Add(to, to, k.lane)
 	k.Mov(b, ptx.Imm(0))
 	k.St(ptx.Shared, "u8", ptx.At(to, 0), b)
 	k.Note("decodePad (32) zero bytes after the payload, a byte a lane")
@@ -392,8 +389,7 @@ const copyUnroll = 4
 func (k *decodeKernel) block() {
 	k.Comment("PAGE-6: an LZ4 block, sequence by sequence, every check of fastlz4.sequence in its order")
 	token, litLen, matchLen, offset := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
-	pos, back, x := k.NewReg32(), k.NewReg32(), k.NewReg32()
-	n64, to := k.NewReg64(), k.NewReg64()
+	pos, back, x, to := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
 	fast, seq, tail := k.NewLabel("fast_sequence"), k.NewLabel("sequence"), k.NewLabel("block_tail")
 	k.Place(fast)
 	k.fastSequence(fast, seq)
@@ -412,9 +408,8 @@ func (k *decodeKernel) block() {
 	k.failIf(k.q, DecodeShortBuffer)
 	k.Note("literals past the page")
 	k.copyLiterals(litLen)
-	k.Cvt64(n64, litLen)
-	k.Add(k.ip, k.ip, n64)
-	k.Add(k.op, k.op, n64)
+	k.Add(k.ip, k.ip, litLen)
+	k.Add(k.op, k.op, litLen)
 	k.Sub(k.inLeft, k.inLeft, litLen)
 	k.Sub(k.outLeft, k.outLeft, litLen)
 	k.SetpU(ptx.LT, k.q, k.inLeft, ptx.Imm(2))
@@ -437,10 +432,9 @@ func (k *decodeKernel) block() {
 	k.SetpU(ptx.GT, k.q, matchLen, k.outLeft)
 	k.failIf(k.q, DecodeShortBuffer)
 	k.Note("a match past the page")
-	k.Add(to, k.op, k.lane64)
-	k.Cvt64(n64, matchLen)
-	k.Add(k.op, k.op, n64)
-	k.SetpU64(ptx.GT, k.q, k.op, k.ip)
+	k.Add(to, k.op, k.lane)
+	k.Add(k.op, k.op, matchLen)
+	k.SetpU(ptx.GT, k.q, k.op, k.ip)
 	k.If(k.q).BraUni(k.badPayload)
 	k.Note("the match would reach the unread payload: the CPU's to decode")
 	k.copyMatch(offset, matchLen, pos, back, to)
@@ -470,16 +464,15 @@ func (k *decodeKernel) block() {
 func (k *decodeKernel) fastSequence(again, general ptx.Label) {
 	token, lit, ml, offset, hi := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
 	pos, back, need, total, v, x := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
-	at, from, to := k.NewReg64(), k.NewReg64(), k.NewReg64()
+	at, from, to := k.NewReg32(), k.NewReg32(), k.NewReg32()
 	bad, p, inLit, inMatch := k.NewPred(), k.NewPred(), k.NewPred(), k.NewPred()
 	k.Ld(ptx.Shared, "u8", token, ptx.At(k.ip, 0))
 	k.Shr(lit, token, ptx.Imm(4))
 	k.And(ml, token, ptx.Imm(15))
-	k.Cvt64(at, lit)
-	k.Add(at, at, k.ip)
+	k.Add(at, k.ip, lit)
 	k.Ld(ptx.Shared, "u8", offset, ptx.At(at, 1))
 	k.Ld(ptx.Shared, "u8", hi, ptx.At(at, 2))
-	k.Add(from, k.ip, k.lane64)
+	k.Add(from, k.ip, k.lane)
 	k.SetpU(ptx.LT, inLit, k.lane, lit)
 	k.If(inLit).Ld(ptx.Shared, "u8", v, ptx.At(from, 1))
 	k.Add(need, lit, ptx.Imm(3))
@@ -507,31 +500,26 @@ func (k *decodeKernel) fastSequence(again, general ptx.Label) {
 	k.OrPred(bad, bad, p)
 	k.Note("a match that overlaps itself")
 	k.Sub(x, ml, ptx.Imm(3))
-	k.Cvt64(at, x)
-	k.Add(at, at, k.op)
-	k.SetpU64(ptx.GT, p, at, k.ip)
+	k.Add(at, k.op, x)
+	k.SetpU(ptx.GT, p, at, k.ip)
 	k.OrPred(bad, bad, p)
 	k.Note("a match reaching the unread payload: op + ml - 3 > ip")
 	k.If(bad).BraUni(general)
 	k.WarpSync(ptx.FullMask)
 	k.Note("the literals loaded before any lane stores over them, in place")
-	k.Add(to, k.op, k.lane64)
+	k.Add(to, k.op, k.lane)
 	k.If(inLit).St(ptx.Shared, "u8", ptx.At(to, 0), v)
 	k.WarpSync(ptx.FullMask)
 	k.Note("the literals other lanes stored before the match reads them")
 	k.SetpU(ptx.LT, inMatch, k.lane, ml)
 	k.Add(x, back, k.lane)
-	k.Cvt64(from, x)
-	k.Add(from, from, k.buf)
+	k.Add(from, k.buf, x)
 	k.If(inMatch).Ld(ptx.Shared, "u8", v, ptx.At(from, 0))
-	k.Cvt64(at, lit)
-	k.Add(to, to, at)
+	k.Add(to, to, lit)
 	k.If(inMatch).St(ptx.Shared, "u8", ptx.At(to, 0), v)
-	k.Cvt64(at, need)
-	k.Add(k.ip, k.ip, at)
+	k.Add(k.ip, k.ip, need)
 	k.Sub(k.inLeft, k.inLeft, need)
-	k.Cvt64(at, total)
-	k.Add(k.op, k.op, at)
+	k.Add(k.op, k.op, total)
 	k.Sub(k.outLeft, k.outLeft, total)
 	k.BraUni(again)
 }
@@ -547,15 +535,14 @@ const minMatch = 4
 // overwrite payload bytes other lanes read (in place, op + n may pass ip);
 // a later step's loads are past the earlier steps' stores.
 func (k *decodeKernel) copyLiterals(n ptx.Reg) {
-	left, x := k.NewReg32(), k.NewReg32()
-	from, to := k.NewReg64(), k.NewReg64()
+	left, x, from, to := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
 	in, v := make([]ptx.Reg, copyUnroll), make([]ptx.Reg, copyUnroll)
 	for u := range in {
 		in[u], v[u] = k.NewPred(), k.NewReg32()
 	}
 	step, done := k.NewLabel("literals"), k.NewLabel("literals_done")
-	k.Add(from, k.ip, k.lane64)
-	k.Add(to, k.op, k.lane64)
+	k.Add(from, k.ip, k.lane)
+	k.Add(to, k.op, k.lane)
 	k.SetpU(ptx.GT, k.q, n, ptx.Imm(32))
 	k.If(k.q).BraUni(step)
 	k.Note("a run of up to 32 bytes: a byte a lane")
@@ -596,8 +583,7 @@ func (k *decodeKernel) copyLiterals(n ptx.Reg) {
 // step. A bar.warp.sync before each step orders the bytes other lanes
 // wrote before it reads them.
 func (k *decodeKernel) copyMatch(offset, n, pos, back, to ptx.Reg) {
-	dist, s, left, at, x := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
-	from := k.NewReg64()
+	dist, s, left, at, x, from := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
 	in, v := make([]ptx.Reg, copyUnroll), make([]ptx.Reg, copyUnroll)
 	for u := range in {
 		in[u], v[u] = k.NewPred(), k.NewReg32()
@@ -611,9 +597,8 @@ func (k *decodeKernel) copyMatch(offset, n, pos, back, to ptx.Reg) {
 	k.WarpSync(ptx.FullMask)
 	k.Note("the bytes other lanes wrote before this match reads them")
 	k.SetpU(ptx.LT, in[0], k.lane, n)
-	k.Cvt64(from, back)
-	k.Add(from, from, k.buf)
-	k.Add(from, from, k.lane64)
+	k.Add(from, k.buf, back)
+	k.Add(from, from, k.lane)
 	k.If(in[0]).Ld(ptx.Shared, "u8", v[0], ptx.At(from, 0))
 	k.If(in[0]).St(ptx.Shared, "u8", ptx.At(to, 0), v[0])
 	k.BraUni(done)
@@ -633,16 +618,14 @@ func (k *decodeKernel) copyMatch(offset, n, pos, back, to ptx.Reg) {
 	}
 	k.Sub(x, at, dist)
 	k.Note("pos + lane - dist, at least 0: dist <= pos")
-	k.Cvt64(from, x)
-	k.Add(from, from, k.buf)
+	k.Add(from, k.buf, x)
 	for u := range copyUnroll {
 		k.If(in[u]).Ld(ptx.Shared, "u8", v[u], ptx.At(from, int64(32*u)))
 	}
 	for u := range copyUnroll {
 		k.If(in[u]).St(ptx.Shared, "u8", ptx.At(to, int64(32*u)), v[u])
 	}
-	k.Cvt64(from, s)
-	k.Add(to, to, from)
+	k.Add(to, to, s)
 	k.Add(at, at, s)
 	k.Sub(left, left, s)
 	k.SetpU(ptx.LT, small, dist, ptx.Imm(32*copyUnroll))
@@ -657,9 +640,9 @@ func (k *decodeKernel) copyMatch(offset, n, pos, back, to ptx.Reg) {
 func (k *decodeKernel) storePage() {
 	k.WarpSync(ptx.FullMask)
 	k.Note("every lane's bytes of the page before other lanes load them")
-	from, to, off := k.NewReg64(), k.NewReg64(), k.NewReg64()
+	from, to, off := k.NewReg32(), k.NewReg64(), k.NewReg64()
+	k.Add(from, k.buf, k.lane16)
 	k.Cvt64(off, k.lane16)
-	k.Add(from, k.buf, off)
 	k.Add(to, k.pageAddress("dst", PageSize), off)
 	v := make([]ptx.Vec4, PageSize/512)
 	for i := range v {

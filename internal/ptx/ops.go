@@ -18,13 +18,15 @@ const (
 	aImm                        // Imm or Hex
 	aSpecial                    // %tid.x, ...
 	aSymbol                     // NAME (an address of a variable)
-	aAddr                       // [...]
+	aAddr                       // [...] with a 64-bit register or a symbol as base
+	aAddr32                     // [...] with a 32-bit register as base (shared addresses)
 	aLabel                      // a label
 	aVec4                       // {%rA, %rB, %rC, %rD}
 )
 
 var acceptNames = []string{"predicate", "negated predicate", "b16 register", "b32 register",
-	"b64 register", "immediate", "special register", "symbol", "address", "label", "vector of 4 b32 registers"}
+	"b64 register", "immediate", "special register", "symbol", "address",
+	"shared address in a b32 register", "label", "vector of 4 b32 registers"}
 
 func (a accept) accepts(o Operand) bool {
 	switch v := o.(type) {
@@ -53,7 +55,7 @@ func (a accept) accepts(o Operand) bool {
 		}
 		switch base := v.Base.(type) {
 		case Reg:
-			return base.Class == B64
+			return base.Class == B64 || base.Class == B32 && a&aAddr32 != 0
 		case Symbol:
 			return validIdent(string(base))
 		}
@@ -91,9 +93,10 @@ var letters = map[byte]accept{
 	'R': aR32 | aImm,
 	'd': aR64,
 	'D': aR64 | aImm,
-	'S': aR32 | aImm | aSpecial, // mov.u32 source
-	'Y': aR64 | aImm | aSymbol,  // mov.u64 source
+	'S': aR32 | aImm | aSpecial | aSymbol, // mov.u32 source: a shared variable's address fits 32 bits
+	'Y': aR64 | aImm | aSymbol,            // mov.u64 source
 	'a': aAddr,
+	's': aAddr | aAddr32, // a shared access: its address may be in a 32-bit register
 	'l': aLabel,
 	'v': aVec4,
 	'm': aR32 | aImm,    // member mask
@@ -146,16 +149,16 @@ func init() {
 		"st.global.u32":             "a,r",
 		"st.global.v4.u32":          "a,v",
 		"atom.global.inc.u32":       "r,a,R",
-		"ld.shared.u8":              "r,a",
-		"ld.shared.u16":             "r,a",
-		"ld.shared.u32":             "r,a",
-		"ld.shared.v4.u32":          "v,a",
-		"st.shared.u8":              "a,r",
-		"st.shared.u16":             "a,r",
-		"st.relaxed.cta.shared.u16": "a,r",
-		"st.relaxed.cta.shared.u32": "a,r",
-		"st.shared.u32":             "a,r",
-		"st.shared.v4.u32":          "a,v",
+		"ld.shared.u8":              "r,s",
+		"ld.shared.u16":             "r,s",
+		"ld.shared.u32":             "r,s",
+		"ld.shared.v4.u32":          "v,s",
+		"st.shared.u8":              "s,r",
+		"st.shared.u16":             "s,r",
+		"st.relaxed.cta.shared.u16": "s,r",
+		"st.relaxed.cta.shared.u32": "s,r",
+		"st.shared.u32":             "s,r",
+		"st.shared.v4.u32":          "s,v",
 		"ld.u32":                    "r,a",
 		"st.u32":                    "a,r",
 		"bar.sync":                  "R",
@@ -216,8 +219,9 @@ func OperandForm(op string) ([]string, bool) {
 // Typed helpers. The type suffix comes from the destination's class where
 // PTX allows one choice (add, mov); otherwise it is in the method's name.
 
-// Mov copies src (a register, an immediate, a special register, or for a
-// 64-bit destination a variable's address) into dst.
+// Mov copies src (a register, an immediate, a special register, or a
+// variable's address: for a 32-bit destination a shared variable's) into
+// dst.
 func (k *Kernel) Mov(dst Reg, src Operand) {
 	switch dst.Class {
 	case B32:

@@ -94,22 +94,28 @@ func (s Special) String() string { return string(s) }
 func (Special) operand()         {}
 
 // Symbol names a kernel parameter or a shared variable; as a plain operand
-// (mov.u64 %rd0, NAME) it is the variable's address in its state space.
+// (mov.u64 %rd0, NAME) it is the variable's address in its state space, and
+// a shared variable's fits 32 bits (mov.u32 %r0, NAME).
 type Symbol string
 
 func (s Symbol) String() string { return string(s) }
 func (Symbol) operand()         {}
 
-// Address is a memory operand: [%rdN], [%rdN+off], [NAME] or [NAME+off].
+// Address is a memory operand: [%rdN], [%rdN+off], [NAME] or [NAME+off],
+// and for the shared state space also [%rN] and [%rN+off].
 type Address struct {
-	Base Operand // a B64 Reg or a Symbol
+	Base Operand // a B64 Reg, a B32 Reg (shared accesses only) or a Symbol
 	Off  int64
 }
 
-// At is the address held in the 64-bit register base, plus off bytes.
+// At is the address held in the register base, plus off bytes: a 64-bit
+// register, or a 32-bit one holding a shared address, which only the
+// shared state space's loads and stores take (Emit checks): shared
+// addresses fit 32 bits, and 32-bit arithmetic on them takes fewer
+// instructions.
 func At(base Reg, off int64) Address {
-	if base.Class != B64 {
-		panic(fmt.Sprintf("ptx: address base %v is not a 64-bit register", base))
+	if base.Class != B64 && base.Class != B32 {
+		panic(fmt.Sprintf("ptx: address base %v is not a 32- or 64-bit register", base))
 	}
 	return Address{base, off}
 }

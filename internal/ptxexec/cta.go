@@ -715,10 +715,9 @@ func (w *warp) exec(in *inst, pc int32, mask, exec uint32) error {
 		w.set64(in.d, exec, &w.t64)
 	case opLd:
 		t = &w.t32
-		base := &w.r64[in.base]
 		for m := exec; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros32(m)
-			b, err := w.access(in, l, base[l]+uint64(in.off))
+			b, err := w.access(in, l, w.addr(in, l))
 			if err != nil {
 				return err
 			}
@@ -733,11 +732,10 @@ func (w *warp) exec(in *inst, pc int32, mask, exec uint32) error {
 		}
 		w.set32(in.d, exec, t)
 	case opLdV4:
-		base := &w.r64[in.base]
 		var v [4][32]uint32
 		for m := exec; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros32(m)
-			b, err := w.access(in, l, base[l]+uint64(in.off))
+			b, err := w.access(in, l, w.addr(in, l))
 			if err != nil {
 				return err
 			}
@@ -750,39 +748,38 @@ func (w *warp) exec(in *inst, pc int32, mask, exec uint32) error {
 		}
 	case opSt:
 		w.c.serial++
-		base, src := &w.r64[in.base], &w.r32[in.a]
+		src := &w.r32[in.a]
 		for m := exec; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros32(m)
 			var v [4]byte
 			binary.LittleEndian.PutUint32(v[:], src[l])
-			if err := w.store(in, l, base[l]+uint64(in.off), v[:in.width]); err != nil {
+			if err := w.store(in, l, w.addr(in, l), v[:in.width]); err != nil {
 				return err
 			}
 		}
 		// After the bounds checks, which come first; a fault voids the
 		// launch's memory anyway.
 		if in.space != spaceShared && exec&(exec-1) != 0 {
-			if err := w.storeConflicts(in, exec, base, uint64(in.width), func(l int, i uint64) byte { return byte(src[l] >> (8 * i)) }); err != nil {
+			if err := w.storeConflicts(in, exec, uint64(in.width), func(l int, i uint64) byte { return byte(src[l] >> (8 * i)) }); err != nil {
 				return err
 			}
 		}
 	case opStV4:
 		w.c.serial++
-		base := &w.r64[in.base]
 		for m := exec; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros32(m)
 			var v [16]byte
 			for j := range 4 {
 				binary.LittleEndian.PutUint32(v[4*j:], w.r32[in.vec[j]][l])
 			}
-			if err := w.store(in, l, base[l]+uint64(in.off), v[:]); err != nil {
+			if err := w.store(in, l, w.addr(in, l), v[:]); err != nil {
 				return err
 			}
 		}
 		if in.space != spaceShared && exec&(exec-1) != 0 {
 			vec := &in.vec
 			byteAt := func(l int, i uint64) byte { return byte(w.r32[vec[i/4]][l] >> (8 * (i % 4))) }
-			if err := w.storeConflicts(in, exec, base, 16, byteAt); err != nil {
+			if err := w.storeConflicts(in, exec, 16, byteAt); err != nil {
 				return err
 			}
 		}
@@ -790,10 +787,10 @@ func (w *warp) exec(in *inst, pc int32, mask, exec uint32) error {
 		// Lane by lane, in lane order (PTX leaves the order open); atomic
 		// against the other blocks' goroutines.
 		t = &w.t32
-		base, bound := &w.r64[in.base], &w.r32[in.a]
+		bound := &w.r32[in.a]
 		for m := exec; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros32(m)
-			b, err := w.access(in, l, base[l]+uint64(in.off))
+			b, err := w.access(in, l, w.addr(in, l))
 			if err != nil {
 				return err
 			}
@@ -955,6 +952,17 @@ func littleEndian(x uint32) uint32 {
 
 var nativeLittleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 
+// addr is lane l's address of in's memory operand: its base register plus
+// its offset, in 64 bits, so that a 32-bit shared base plus an offset that
+// would wrap 32 bits lies past shared memory and faults, as does a
+// negative offset past the base (it wraps 64 bits).
+func (w *warp) addr(in *inst, l int) uint64 {
+	if in.base32 {
+		return uint64(w.r32[in.base][l]) + uint64(in.off)
+	}
+	return w.r64[in.base][l] + uint64(in.off)
+}
+
 // access checks a load of in.width bytes at addr by lane l and returns the
 // bytes (EXEC-7).
 func (w *warp) access(in *inst, l int, addr uint64) ([]byte, error) {
@@ -1073,10 +1081,10 @@ func b2u(b bool) uint32 {
 // different values to the same byte, which the GPU resolves in no defined
 // order (EXEC-7). Coalesced stores, whose addresses rise with the lane, are
 // recognised in one pass.
-func (w *warp) storeConflicts(in *inst, exec uint32, base *[32]uint64, width uint64, byteAt func(lane int, i uint64) byte) error {
+func (w *warp) storeConflicts(in *inst, exec uint32, width uint64, byteAt func(lane int, i uint64) byte) error {
 	rising, prev, first := true, uint64(0), true
 	for m := exec; m != 0; m &= m - 1 {
-		a := base[bits.TrailingZeros32(m)] + uint64(in.off)
+		a := w.addr(in, bits.TrailingZeros32(m))
 		if !first && a < prev+width {
 			rising = false
 			break
@@ -1088,10 +1096,10 @@ func (w *warp) storeConflicts(in *inst, exec uint32, base *[32]uint64, width uin
 	}
 	for m := exec; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros32(m)
-		a := base[l] + uint64(in.off)
+		a := w.addr(in, l)
 		for n := m & (m - 1); n != 0; n &= n - 1 {
 			o := bits.TrailingZeros32(n)
-			b := base[o] + uint64(in.off)
+			b := w.addr(in, o)
 			for x := max(a, b); x < min(a, b)+width && x < a+width && x < b+width; x++ {
 				if byteAt(l, x-a) != byteAt(o, x-b) {
 					return w.memFault(in, o, x, ErrStoreConflict, "lane %d of this store writes a different value to the same byte", l)

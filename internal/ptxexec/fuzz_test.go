@@ -25,8 +25,10 @@ func randomProgram(data []byte) string {
 	var r [6]ptx.Reg
 	var p [3]ptx.Reg
 	buf, sh, addr := k.NewReg64(), k.NewReg64(), k.NewReg64()
+	sh32 := k.NewReg32()
 	k.Emit("ld.param.u64", buf, k.Param("buf"))
 	k.Mov(sh, sm)
+	k.Mov(sh32, sm)
 	for i := range r {
 		r[i] = k.NewReg32()
 		k.Mov(r[i], ptx.LaneID)
@@ -69,15 +71,23 @@ func randomProgram(data []byte) string {
 			}
 			x := k.NewReg32()
 			k.And(x, reg(), ptx.Imm(int64(next()&0xfc)))
-			k.Cvt64(addr, x)
-			if space == ptx.Generic {
-				k.CvtaShared(addr, addr)
-			}
-			k.Add(addr, addr, base)
-			if op == 6 {
-				kk.Ld(space, "u32", reg(), ptx.At(addr, int64(next()%8)))
+			at := ptx.At(addr, int64(next()%8))
+			if space == ptx.Shared && next()%2 == 0 {
+				// A 32-bit base, at times past the end of sm or, with a
+				// negative offset, before its start.
+				k.Add(x, x, sh32)
+				at = ptx.At(x, int64(next()%16)*4-8)
 			} else {
-				kk.St(space, "u32", ptx.At(addr, int64(next()%8)), reg())
+				k.Cvt64(addr, x)
+				if space == ptx.Generic {
+					k.CvtaShared(addr, addr)
+				}
+				k.Add(addr, addr, base)
+			}
+			if op == 6 {
+				kk.Ld(space, "u32", reg(), at)
+			} else {
+				kk.St(space, "u32", at, reg())
 			}
 		case 8:
 			kk.Ballot(reg(), pred(), ptx.Hex(uint32(next())<<24|0xffffff))

@@ -146,6 +146,99 @@ func TestMemoryForms(t *testing.T) {
 	}
 }
 
+// Checks EXEC-3 and EXEC-9: a 32-bit register holds a shared address
+// (mov.u32 of a shared variable is its offset, as mov.u64's), and every
+// shared load and store takes it as its base, with a positive or negative
+// offset, reaching the bytes the 64-bit address of the same value does.
+func TestSharedForms32BitBase(t *testing.T) {
+	text := entry([]string{"in", "out"}, 1024, body(prologue, []string{
+		"mov.u32 %r20, sm;", // 32: after pad
+		"mov.u64 %rd8, sm;",
+		"cvt.u64.u32 %rd9, %r20;",
+		"setp.eq.u64 %p1, %rd8, %rd9;",
+		"selp.b32 %r19, 1, 0, %p1;",
+		"shl.b32 %r21, %r0, 4;",
+		"add.u32 %r21, %r20, %r21;", // this lane's 16 bytes
+		"mul.wide.u32 %rd6, %r0, 16;",
+		"add.u64 %rd7, %rd0, %rd6;",
+		"ld.global.v4.u32 {%r3, %r4, %r5, %r6}, [%rd7];",
+		"st.shared.v4.u32 [%r21], {%r6, %r5, %r4, %r3};", // reversed words
+		"bar.warp.sync 0xffffffff;",
+		"cvt.u64.u32 %rd10, %r21;",
+		"ld.shared.u32 %r7, [%rd10+12];", // = %r3, through the 64-bit address
+		"ld.shared.u16 %r8, [%r21+2];",   // high half of %r6
+		"ld.shared.u8 %r9, [%r21+1];",    // byte 1 of %r6
+		"add.u32 %r22, %r21, 16;",
+		"ld.shared.u32 %r10, [%r22-8];", // = %r4
+		"ld.shared.u8 %r25, [%r22-1];",  // the top byte of %r3
+		"ld.shared.v4.u32 {%r13, %r14, %r15, %r16}, [%r21];",
+		"st.shared.u16 [%r21+512], %r0;",
+		"st.shared.u8 [%r21+514], %r0;",
+		"st.shared.u32 [%r21+516], %r3;",
+		"ld.shared.u16 %r11, [%r21+512];",
+		"ld.shared.u8 %r12, [%r21+514];",
+		"ld.shared.u32 %r17, [%r21+516];",
+		"add.u32 %r23, %r0, 100;",
+		"st.relaxed.cta.shared.u32 [%r20+1020], %r23;", // every lane: the lowest wins
+		"st.relaxed.cta.shared.u16 [%r20+1016], %r23;",
+		"bar.warp.sync 0xffffffff;",
+		"ld.shared.u32 %r18, [%r20+1020];",
+		"ld.shared.u16 %r24, [%r20+1016];",
+		"mul.wide.u32 %rd12, %r0, 64;",
+		"add.u64 %rd12, %rd1, %rd12;",
+		"st.global.u32 [%rd12], %r20;",
+		"st.global.u32 [%rd12+4], %r19;",
+		"st.global.u32 [%rd12+8], %r7;",
+		"st.global.u32 [%rd12+12], %r8;",
+		"st.global.u32 [%rd12+16], %r9;",
+		"st.global.u32 [%rd12+20], %r10;",
+		"st.global.u32 [%rd12+24], %r11;",
+		"st.global.u32 [%rd12+28], %r12;",
+		"st.global.u32 [%rd12+32], %r17;",
+		"st.global.v4.u32 [%rd12+48], {%r13, %r14, %r15, %r16};",
+		"st.global.u32 [%rd12+36], %r18;",
+		"st.global.u32 [%rd12+40], %r24;",
+		"st.global.u32 [%rd12+44], %r25;",
+		"ret;",
+	}, nil)...)
+	text = strings.Replace(text, "\t.shared .align 16 .b8 sm[1024];\n", "\t.shared .align 4 .b8 pad[20];\n\t.shared .align 16 .b8 sm[1024];\n", 1)
+	m := mustLoad(t, text)
+	mem := NewMemory()
+	in, out := mem.Alloc(512), mem.Alloc(32*64)
+	inb := mem.Bytes(in)
+	for i := range inb {
+		inb[i] = byte(i*11 + 5)
+	}
+	if err := m.Launch("t", 1, 32, []uint64{in, out}, mem); err != nil {
+		t.Fatal(err)
+	}
+	ob := mem.Bytes(out)
+	word := func(at int) uint32 { return binary.LittleEndian.Uint32(inb[at:]) }
+	for l := range 32 {
+		want := []uint32{
+			32, 1, // sm's address in 32 bits, and equal to its 64-bit one
+			word(16 * l),              // the first word, stored last, through the 64-bit address
+			word(16*l+12) >> 16,       // u16
+			word(16*l+12) >> 8 & 0xff, // u8
+			word(16*l + 4),            // at a negative offset
+			uint32(l), uint32(l),      // u16 and u8 stored and loaded back
+			word(16 * l), // u32 stored and loaded back
+			100, 100,     // the relaxed stores: lane 0's value
+			word(16*l) >> 24,                                              // u8 at a negative offset
+			word(16*l + 12), word(16*l + 8), word(16*l + 4), word(16 * l), // the v4 load
+		}
+		for i, w := range want {
+			if g := binary.LittleEndian.Uint32(ob[64*l+4*i:]); g != w {
+				t.Errorf("lane %d value %d: got %#x, want %#x", l, i, g, w)
+			}
+		}
+	}
+	_, err := launchErr(t, entry([]string{"in", "out"}, 128, "ld.shared.u8 %r1, [%r5+1];", "ret;"), 1, 32, inOut(128))
+	if !errors.Is(err, ErrUndefinedReg) {
+		t.Errorf("a 32-bit base never written: %v, want %v", err, ErrUndefinedReg)
+	}
+}
+
 // Checks EXEC-3: a .v4 global store writes its four words in order, 16
 // bytes per lane.
 func TestGlobalVectorStore(t *testing.T) {
@@ -244,6 +337,21 @@ func TestMemoryFaults(t *testing.T) {
 			ErrMisaligned, "st.shared.u16 [%rd3+1], %r0;", 0, func(_, _ uint64) uint64 { return 1 }},
 		{"shared never written", []string{"mov.u64 %rd3, sm;", "mov.u32 %r3, 7;", "st.shared.u8 [%rd3+5], %r3;", "ld.shared.u16 %r1, [%rd3+4];", "ret;"}, 128,
 			ErrUninitShared, "ld.shared.u16 %r1, [%rd3+4];", 0, func(_, _ uint64) uint64 { return 4 }},
+		{"shared past the end, 32-bit base", []string{"mov.u32 %r3, sm;", "shl.b32 %r4, %r0, 2;", "add.u32 %r3, %r3, %r4;",
+			"st.shared.u32 [%r3+4], %r0;", "ret;"}, 128,
+			ErrOutOfBounds, "st.shared.u32 [%r3+4], %r0;", 31, func(_, _ uint64) uint64 { return 128 }},
+		{"shared before the start, 32-bit base", []string{"mov.u32 %r3, sm;", "ld.shared.u8 %r1, [%r3-1];", "ret;"}, 128,
+			ErrOutOfBounds, "ld.shared.u8 %r1, [%r3-1];", 0, func(_, _ uint64) uint64 { return 1<<64 - 1 }},
+		{"32-bit base and offset past 32 bits", []string{"mov.u32 %r3, 0xffffffff;", "ld.shared.u8 %r1, [%r3+1];", "ret;"}, 128,
+			ErrOutOfBounds, "ld.shared.u8 %r1, [%r3+1];", 0, func(_, _ uint64) uint64 { return 1 << 32 }},
+		{"vector past the end, 32-bit base", []string{"mov.u32 %r3, 112;", "ld.shared.v4.u32 {%r4, %r5, %r6, %r7}, [%r3+16];", "ret;"}, 128,
+			ErrOutOfBounds, "ld.shared.v4.u32 {%r4, %r5, %r6, %r7}, [%r3+16];", 0, func(_, _ uint64) uint64 { return 128 }},
+		{"shared misaligned, 32-bit base", []string{"mov.u32 %r3, sm;", "st.shared.v4.u32 [%r3+4], {%r0, %r0, %r0, %r0};", "ret;"}, 128,
+			ErrMisaligned, "st.shared.v4.u32 [%r3+4], {%r0, %r0, %r0, %r0};", 0, func(_, _ uint64) uint64 { return 4 }},
+		{"shared never written, 32-bit base", []string{"mov.u32 %r3, sm;", "ld.shared.u32 %r1, [%r3+8];", "ret;"}, 128,
+			ErrUninitShared, "ld.shared.u32 %r1, [%r3+8];", 0, func(_, _ uint64) uint64 { return 8 }},
+		{"lanes store different values at one address, 32-bit base", []string{"mov.u32 %r3, sm;", "st.shared.u16 [%r3+2], %r0;", "ret;"}, 128,
+			ErrSharedRace, "st.shared.u16 [%r3+2], %r0;", 1, func(_, _ uint64) uint64 { return 2 }},
 		{"lanes store different values at one address", []string{"mov.u64 %rd3, sm;", "st.shared.u32 [%rd3+8], %r0;", "ret;"}, 128,
 			ErrSharedRace, "st.shared.u32 [%rd3+8], %r0;", 1, func(_, _ uint64) uint64 { return 8 }},
 		{"lanes store different values at one global byte", []string{"and.b32 %r1, %r0, 0xfffffffc;", "cvt.u64.u32 %rd3, %r1;",

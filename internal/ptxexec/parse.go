@@ -214,7 +214,8 @@ type inst struct {
 	a, b, c  int32 // sources
 	mask     int32 // member mask (a 32-bit register index)
 	vec      [4]int32
-	base     int32 // address base: a 64-bit register, or the parameter index for ld.param
+	base     int32 // address base: a 64-bit register, a 32-bit one (base32), or the parameter index for ld.param
+	base32   bool  // the address base is a 32-bit register (shared accesses only)
 	off      int64 // address offset
 	target   int32 // branch target
 	reads    []regRef
@@ -695,7 +696,8 @@ func (d *decoder) predSrc(s string, allowNot bool, in *inst) (int32, bool, error
 	return n, neg, nil
 }
 
-// address decodes [%rdN], [%rdN+imm], [%rdN-imm], [NAME] or [NAME+imm].
+// address decodes [%rdN], [%rdN+imm], [%rdN-imm], [NAME] or [NAME+imm],
+// and for a shared access also [%rN], [%rN+imm] or [%rN-imm].
 func (d *decoder) address(s string, space uint8, in *inst) error {
 	if !strings.HasPrefix(s, "[") || !strings.HasSuffix(s, "]") {
 		return fmt.Errorf("%q is not an address", s)
@@ -740,11 +742,16 @@ func (d *decoder) address(s string, space uint8, in *inst) error {
 	if err != nil {
 		return err
 	}
-	if class != class64 {
+	switch {
+	case class == class32 && space == spaceShared:
+		in.base32 = true
+	case class == class32:
+		return fmt.Errorf("address base %s: a 32-bit register holds a shared address, not a %s one", base, spaceNames[space])
+	case class != class64:
 		return fmt.Errorf("address base %s is not a 64-bit register", base)
 	}
 	in.base = n
-	in.reads = append(in.reads, regRef{class64, n})
+	in.reads = append(in.reads, regRef{class, n})
 	return nil
 }
 
@@ -788,6 +795,10 @@ func (d *decoder) decode(op, guard string, args []string) (inst, error) {
 		case 'R':
 			*nextSrc(), err = d.src32(s, true, false, &in)
 		case 'S':
+			if off, ok := d.shared[s]; ok { // a shared variable's address fits 32 bits
+				*nextSrc() = d.const32(uint32(off))
+				break
+			}
 			*nextSrc(), err = d.src32(s, true, true, &in)
 		case 'X':
 			*nextSrc(), err = d.src32(s, false, false, &in)

@@ -39,6 +39,7 @@ var semTests = []semTest{
 	{"mov.u32", "mov.u32 %r0, -2;", 'r', []semCase{c1(0, 0xfffffffe)}},
 	{"mov.u64", "mov.u64 %rd0, %rd1;", 'd', []semCase{c1(0x123456789abcdef0, 0x123456789abcdef0)}},
 	{"mov.u64", "mov.u64 %rd0, sm;", 'd', []semCase{c1(7, 0)}}, // the first shared variable is at 0
+	{"mov.u32", "mov.u32 %r0, sm;", 'r', []semCase{c1(7, 0)}},  // its 32-bit shared address
 	{"cvt.u64.u32", "cvt.u64.u32 %rd0, %r1;", 'd', []semCase{c1(0xffffffff, 0xffffffff), c1(0x1_0000_0005, 5)}},
 	{"cvt.u32.u64", "cvt.u32.u64 %r0, %rd1;", 'r', []semCase{c1(0x1_2345_6789, 0x23456789), c1(0xffffffff_00000000, 0)}},
 	{"cvta.to.global.u64", "cvta.to.global.u64 %rd0, %rd1;", 'd', []semCase{c1(0x7f3a_0001_0000, 0x7f3a_0001_0000)}},
