@@ -95,13 +95,17 @@ func KernelPTX(sm int) string {
 // pageKernel holds the registers that live across the kernel's phases.
 type pageKernel struct {
 	*ptx.Kernel
-	lane, lanebit, lanesBelow    ptx.Reg // this lane, 1<<lane, the lanes before it
-	dstSlot, metaAddr, table, pg ptx.Reg // 64-bit addresses
-	hostSlot                     ptx.Reg // the page's slot at hostDst, 0 without hostDst
-	toHost                       ptx.Reg // hostDst is set
-	base, cursor, out            ptx.Reg // the parse state, the same in every lane
-	isLane0                      ptx.Reg
-	chunked                      bool // the stream variant: the page loaded chunk by chunk
+	lane, lanebit, lanesBelow ptx.Reg // this lane, 1<<lane, the lanes before it
+	dstSlot, metaAddr         ptx.Reg // 64-bit global addresses
+	// The shared addresses of the warp's hash table and page copy. Like
+	// every shared address in the kernel they are 32-bit registers (GPU-4):
+	// an address adds without a carry.
+	table, pg         ptx.Reg
+	hostSlot          ptx.Reg // the page's slot at hostDst, 0 without hostDst
+	toHost            ptx.Reg // hostDst is set
+	base, cursor, out ptx.Reg // the parse state, the same in every lane
+	isLane0           ptx.Reg
+	chunked           bool // the stream variant: the page loaded chunk by chunk
 	// The page's loads (loadPage): this lane's first byte of the page and
 	// of its copy, the chunks on their way, the largest base and mp+off
 	// whose reads the chunks stored so far hold (setStored), and, by
@@ -150,11 +154,9 @@ func buildPageKernel(m *ptx.Module, name string, chunked bool) {
 	k.Sub(k.lanesBelow, k.lanebit, ptx.Imm(1))
 	k.isLane0 = k.NewPred()
 	k.SetpU(ptx.EQ, k.isLane0, k.lane, ptx.Imm(0))
-	k.table, k.pg = k.NewReg64(), k.NewReg64()
-	tmp64 := k.NewReg64()
+	k.table, k.pg = k.NewReg32(), k.NewReg32()
 	k.Mov(k.table, smem)
-	k.MulWide(tmp64, warp, ptx.Imm(SharedPerWarp))
-	k.Add(k.table, k.table, tmp64)
+	k.Mad(k.table, warp, ptx.Imm(SharedPerWarp), k.table)
 	k.Add(k.pg, k.table, ptx.Imm(tableBytes))
 	sched, npages64 := k.NewReg64(), k.NewReg64()
 	npages, bound := k.NewReg32(), k.NewReg32()
@@ -188,7 +190,7 @@ func buildPageKernel(m *ptx.Module, name string, chunked bool) {
 	k.If(beyond).BraUni(exit)
 	k.Note("uniform: every lane holds lane 0's page")
 
-	src := k.NewReg64()
+	src, tmp64 := k.NewReg64(), k.NewReg64()
 	k.dstSlot, k.metaAddr = k.NewReg64(), k.NewReg64()
 	k.Emit("ld.param.u64", src, k.Param("src"))
 	k.Emit("ld.param.u64", k.dstSlot, k.Param("dst"))
@@ -305,10 +307,11 @@ func (k *pageKernel) storeChunk(c int) {
 // loaded at once. A same-filled page is finished here.
 func (k *pageKernel) loadPage(src ptx.Reg) {
 	k.Comment("load the page: lane l moves bytes 16l to 16l+15 of each 512-byte chunk")
-	off := k.NewReg64()
-	k.lsrc, k.lpg = k.NewReg64(), k.NewReg64()
-	k.MulWide(off, k.lane, ptx.Imm(16))
-	k.Add(k.lsrc, src, off)
+	off, off64 := k.NewReg32(), k.NewReg64()
+	k.lsrc, k.lpg = k.NewReg64(), k.NewReg32()
+	k.Shl(off, k.lane, ptx.Imm(4))
+	k.Cvt64(off64, off)
+	k.Add(k.lsrc, src, off64)
 	k.Add(k.lpg, k.pg, off)
 	for i := range k.chunks {
 		k.chunks[i] = ptx.Vec4{k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()}
@@ -448,7 +451,7 @@ func (k *pageKernel) emitStoreNext() {
 // before the chunk is there: each lane the bytes that it stores later.
 func (k *pageKernel) clearTable(off ptx.Reg) {
 	k.Comment("clear the hash table: 0xffffffff is an empty entry")
-	ones, lt := k.NewReg32(), k.NewReg64()
+	ones, lt := k.NewReg32(), k.NewReg32()
 	k.Mov(ones, ptx.Hex(0xffffffff))
 	k.Add(lt, k.table, off)
 	for i := 0; i < tableBytes/16/32; i++ {
@@ -528,9 +531,8 @@ func (k *pageKernel) parse() {
 	k.SetpU(ptx.LE, more, tbase, ptx.Imm(lastPos))
 	k.Note("group g+1 is a group: decided early, off the loop's path")
 	entry := k.NewReg32()
-	slot := k.NewReg64()
-	k.MulWide(slot, h, ptx.Imm(4))
-	k.Add(slot, slot, k.table)
+	slot := k.NewReg32()
+	k.Mad(slot, h, ptx.Imm(4), k.table)
 	k.Ld(ptx.Shared, "u32", entry, ptx.At(slot, 0))
 	k.Note("group g+1's entry before its update, after group g's")
 
@@ -769,8 +771,7 @@ func (k *pageKernel) hash(h, w ptx.Reg) {
 // (extra) are loaded where they do too, which they do wherever the lane
 // compares them (see loadExtra).
 func (k *pageKernel) candWords(c, c0 ptx.Reg, next, extra []ptx.Reg) {
-	w, sh := append(k.regs(4), extra...), k.NewReg32()
-	addr := k.NewReg64()
+	w, sh, addr := append(k.regs(4), extra...), k.NewReg32(), k.NewReg32()
 	k.And(sh, c, ptx.Hex(0xfffffffc))
 	k.pageAt(addr, sh)
 	for i := range 4 {
@@ -831,9 +832,8 @@ func (k *pageKernel) chooseCandidate(p ptx.Reg, next, cnext, c2next []ptx.Reg, c
 // of its bytes (shortLength), and a lane keeps the value of an earlier
 // group there.
 func (k *pageKernel) groupWords(base, cur ptx.Reg, next []ptx.Reg) {
-	w, x := k.NewReg32(), k.NewReg32()
+	w, x, addr := k.NewReg32(), k.NewReg32(), k.NewReg32()
 	words := k.regs(4)
-	addr := k.NewReg64()
 	k.Add(w, base, k.laneWord)
 	k.MinU(x, w, ptx.Imm(PageSize-8))
 	k.pageAt(addr, x)
@@ -1067,8 +1067,7 @@ func (k *pageKernel) stepLength(length, stops, e, off ptx.Reg, back int) {
 // wordAt sets dst to u32(pos) of the page copy for pos <= 4091: the
 // aligned words at pos&^3 and after lie inside the page.
 func (k *pageKernel) wordAt(dst, pos ptx.Reg) {
-	w, sh, lo, hi := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
-	addr := k.NewReg64()
+	w, sh, lo, hi, addr := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
 	k.And(w, pos, ptx.Hex(0xfffffffc))
 	k.pageAt(addr, w)
 	k.Ld(ptx.Shared, "u32", lo, ptx.At(addr, 0))
@@ -1178,7 +1177,7 @@ func (k *pageKernel) writeBlock() {
 
 	k.Comment("each lane's token and offset")
 	token, litAt, offAt := k.NewReg32(), k.NewReg32(), k.NewReg32()
-	baddr := k.NewReg64()
+	baddr := k.NewReg32()
 	k.MinU(token, litLen, ptx.Imm(15))
 	k.MinU(t, ml4, ptx.Imm(15))
 	k.Mad(token, token, ptx.Imm(16), t)
@@ -1228,7 +1227,7 @@ func (k *pageKernel) writeBlock() {
 	k.Place(noExt)
 
 	k.Comment("literal runs of up to 16 bytes: each lane its own, all its loads before its stores")
-	n, paddr := k.NewReg32(), k.NewReg64()
+	n, paddr := k.NewReg32(), k.NewReg32()
 	inl, longs := k.NewPred(), k.NewReg32()
 	k.SetpU(ptx.LE, inl, litLen, ptx.Imm(inlineLits))
 	k.AndPred(inl, inl, valid)
@@ -1324,7 +1323,7 @@ func (k *pageKernel) copyLiterals(to, from, cnt ptx.Reg) {
 	for u := range in {
 		in[u], v[u] = k.NewPred(), k.NewReg32()
 	}
-	paddr, baddr := k.NewReg64(), k.NewReg64()
+	paddr, baddr := k.NewReg32(), k.NewReg32()
 	step := k.NewLabel("copy_lits")
 	k.Mov(j0, ptx.Imm(0))
 	k.Sub(rem, cnt, k.lane)
@@ -1359,7 +1358,7 @@ func (k *pageKernel) copyOut() {
 	k.Note("the lanes' bytes of the block before other lanes load them")
 	j0, j, whole, b := k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()
 	q, host := k.NewPred(), k.NewPred()
-	baddr, to, off := k.NewReg64(), k.NewReg64(), k.NewReg64()
+	baddr, to, off := k.NewReg32(), k.NewReg64(), k.NewReg64()
 	v := ptx.Vec4{k.NewReg32(), k.NewReg32(), k.NewReg32(), k.NewReg32()}
 	k.And(whole, k.out, ptx.Hex(0xfffffff0))
 	k.Mov(j0, ptx.Imm(0))
@@ -1404,13 +1403,11 @@ func (k *pageKernel) copyOut() {
 
 // pageAt sets addr to the shared address of byte pos of the page copy.
 func (k *pageKernel) pageAt(addr, pos ptx.Reg) {
-	k.Cvt64(addr, pos)
-	k.Add(addr, addr, k.pg)
+	k.Add(addr, k.pg, pos)
 }
 
 // blkAt sets addr to the shared address of byte pos of the block, which
 // writeBlock builds where the table was.
 func (k *pageKernel) blkAt(addr, pos ptx.Reg) {
-	k.Cvt64(addr, pos)
-	k.Add(addr, addr, k.table)
+	k.Add(addr, k.table, pos)
 }
