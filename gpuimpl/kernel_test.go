@@ -36,6 +36,32 @@ func TestKernelDeterministic(t *testing.T) {
 	}
 }
 
+// Checks GPU-5 and GPU-11: the page kernels and the decode kernel address
+// shared memory through 32-bit registers only, never a 64-bit one.
+func TestSharedAddresses32Bit(t *testing.T) {
+	for _, k := range []struct {
+		name string
+		text func(int) string
+	}{{"page kernels", KernelPTX}, {"decode kernel", DecodePTX}} {
+		for _, sm := range Targets {
+			shared := 0
+			for line := range strings.Lines(k.text(sm)) {
+				op, _, _ := strings.Cut(strings.TrimLeft(line, "\t@!%p0123456789 "), " ")
+				if !strings.HasPrefix(op, "ld.shared.") && !strings.HasPrefix(op, "st.shared.") && !strings.HasPrefix(op, "st.relaxed.cta.shared.") {
+					continue
+				}
+				shared++
+				if !strings.Contains(line, "[%r") || strings.Contains(line, "[%rd") {
+					t.Errorf("%s, sm_%d: a shared access not through a 32-bit register: %s", k.name, sm, strings.TrimSpace(line))
+				}
+			}
+			if shared == 0 {
+				t.Errorf("%s, sm_%d: no shared access found", k.name, sm)
+			}
+		}
+	}
+}
+
 // Checks GPU-1, GPU-2 and GPU-9: both entry points, their parameters and
 // the target.
 func TestKernelInterface(t *testing.T) {
