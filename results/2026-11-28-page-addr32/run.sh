@@ -52,7 +52,9 @@ for side in before after; do
 	done
 done
 {
-	grep -h warp-instr/page "$out/before.txt" "$out/after.txt" | awk '{for (i = 2; i <= NF; i++) if ($i == "warp-instr/page") print $1, $(i - 1), "warp-instr/page"}'
+	for side in before after; do
+		awk -v side=$side '/warp-instr\/page/ {for (i = 2; i <= NF; i++) if ($i == "warp-instr/page") print side, $1, $(i - 1), "warp-instr/page"}' "$out/$side.txt"
+	done
 	grep -h -e '^lz4warp_pages' "$out/before.txt" | sed 's/^/before /'
 	grep -h -e '^lz4warp_pages' "$out/after.txt" | sed 's/^/after  /'
 	if [ -n "${NVDISASM:-}" ]; then
