@@ -419,7 +419,7 @@ func (c *Compressor) DecompressBatch(pages []CompressedPage, dst []Page) error {
 	c.life.RLock()
 	defer c.life.RUnlock()
 	p := c.pool()
-	b := SelectDecodeBackend(storedCompressed(pages), false)
+	b := SelectDecodeBackend(len(pages), false)
 	if err := c.checkDecode(b, len(pages), len(dst)); err != nil {
 		return err
 	}

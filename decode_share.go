@@ -28,15 +28,19 @@ type decodeShare struct {
 	gpu float64 // the GPU's fraction; 0 before the first batch
 }
 
+// fraction is the GPU's fraction of the next batch; s.mu is held.
+func (s *decodeShare) fraction() float64 {
+	if s.gpu == 0 {
+		return firstDecodeShare
+	}
+	return s.gpu
+}
+
 // split is how many of a batch's n pages, its first, the GPU decodes.
 func (s *decodeShare) split(n int) int {
 	s.mu.Lock()
-	f := s.gpu
-	s.mu.Unlock()
-	if f == 0 {
-		f = firstDecodeShare
-	}
-	return int(float64(n)*f + 0.5)
+	defer s.mu.Unlock()
+	return int(float64(n)*s.fraction() + 0.5)
 }
 
 // update records a batch of n pages whose first g the GPU decoded in
@@ -50,11 +54,7 @@ func (s *decodeShare) update(g, n int, gpuTime, cpuTime time.Duration) {
 	balanced := gpuRate / (gpuRate + cpuRate)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	f := s.gpu
-	if f == 0 {
-		f = firstDecodeShare
-	}
-	s.gpu = min(max((f+balanced)/2, minDecodeShare), 1-minDecodeShare)
+	s.gpu = min(max((s.fraction()+balanced)/2, minDecodeShare), 1-minDecodeShare)
 }
 
 // decompressShared decodes pages into dst on the GPU and the CPU at once
